@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+// CacheLab: a cache-policy simulator and benchmark suite.
+//
+// Module layering (imports only point downward):
+//   CacheCore                      vocabulary, policy protocol, slot storage, engine template
+//   Policies  Traces  Stats(CGSL)  eviction policies / trace readers+writers / GSL statistics
+//   Workloads                      synthetic trace generators (Stats + Traces)
+//   Replay                         one-pass multi-cache replayer, capacities, warm-up
+//   Reports                        CSV + table output, atomic writes
+//   CacheLabCLI -> cachelab        the command line
+import PackageDescription
+
+let package = Package(
+  name: "CacheLab",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "cachelab", targets: ["cachelab"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    .target(name: "CPrefetch"),
+    .target(name: "CacheCore", dependencies: ["CPrefetch"]),
+    .target(name: "Policies", dependencies: ["CacheCore"]),
+    .target(name: "Traces", dependencies: ["CacheCore"]),
+    .systemLibrary(
+      name: "CGSL",
+      pkgConfig: "gsl",
+      providers: [.apt(["libgsl-dev"])]
+    ),
+    .target(name: "Stats", dependencies: ["CGSL"]),
+    .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),
+    .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces"]),
+    .target(name: "Reports", dependencies: ["CacheCore", "Replay"]),
+    .target(
+      name: "CacheLabCLI",
+      dependencies: [
+        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Replay", "Reports",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "cachelab", dependencies: ["CacheLabCLI"]),
+    .target(
+      name: "TestSupport",
+      dependencies: ["CacheCore", "Traces"],
+      path: "Tests/TestSupport"
+    ),
+    .testTarget(name: "CacheCoreTests", dependencies: ["CacheCore", "TestSupport"]),
+    .testTarget(
+      name: "PoliciesTests",
+      dependencies: ["CacheCore", "Policies", "Replay", "Traces", "TestSupport"]
+    ),
+    .testTarget(name: "TracesTests", dependencies: ["CacheCore", "Traces", "TestSupport"]),
+    .testTarget(name: "StatsTests", dependencies: ["Stats", "Workloads", "Traces", "TestSupport"]),
+    .testTarget(
+      name: "ReplayTests",
+      dependencies: ["CacheCore", "Policies", "Traces", "Replay", "Reports", "TestSupport"]
+    ),
+    .testTarget(
+      name: "CLITests",
+      dependencies: ["CacheLabCLI", "cachelab", "TestSupport"]
+    ),
+  ]
+)

@@ -1,0 +1,89 @@
+/// Miss counters of one simulated cache (hits follow from the replayer's request count).
+@frozen
+public struct MissCounters: Sendable, Equatable {
+  /// Requests that missed (including rejected ones).
+  public var misses: Int64 = 0
+  /// Bytes requested by the misses.
+  public var missBytes: Int64 = 0
+  /// Objects evicted to make room.
+  public var evictions: Int64 = 0
+  /// Misses for objects larger than the whole cache, which were not inserted.
+  public var rejected: Int64 = 0
+
+  @inlinable
+  public init() {}
+}
+
+/// One simulated cache that a replayer feeds batch by batch, possibly on another thread.
+///
+/// Implementations are used by one thread at a time; the replayer guarantees that.
+public protocol CacheSimulation: AnyObject, Sendable {
+  /// Replays `batch[range]` in order, adding to ``counters``.
+  func replay(_ batch: RequestBatch, range: Range<Int>)
+  /// Counters since creation or the last ``resetCounters()``.
+  var counters: MissCounters { get }
+  /// Zeroes the counters (the end of warm-up); the cache contents stay.
+  func resetCounters()
+  /// Total size of the cached objects.
+  var occupiedBytes: Int64 { get }
+  /// Number of cached objects.
+  var objectCount: Int { get }
+  /// Runs the policy's self-check.
+  func checkInvariants() throws(InvariantViolation)
+}
+
+/// A ``CacheSimulation`` that runs policy `P` with the engine template, specialised for `P`.
+public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulation, @unchecked Sendable {
+  @usableFromInline var policy: P
+  @usableFromInline var _counters = MissCounters()
+
+  /// Wraps an empty policy instance.
+  public init(_ policy: consuming P) {
+    self.policy = policy
+  }
+
+  public var counters: MissCounters { _counters }
+  public var occupiedBytes: Int64 { policy.occupiedBytes }
+  public var objectCount: Int { policy.objectCount }
+  public func resetCounters() { _counters = MissCounters() }
+  public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
+
+  @inlinable
+  public func replay(_ batch: RequestBatch, range: Range<Int>) {
+    batch.withRequests { requests in
+      Self.replay(&policy, requests, range, &_counters)
+    }
+  }
+
+  /// The hot loop: one ``EvictionPolicy/handle(_:victims:)`` per request, no allocation.
+  @inlinable
+  static func replay(
+    _ policy: inout P, _ requests: UnsafeBufferPointer<Request>, _ range: Range<Int>,
+    _ counters: inout MissCounters
+  ) {
+    var victims = EvictionCounter()
+    var misses = counters.misses
+    var missBytes = counters.missBytes
+    var rejected = counters.rejected
+    let end = range.upperBound
+    for index in range {
+      if index &+ 8 < end { policy.prefetch(requests[index &+ 8].key, stage: 1) }
+      let request = requests[index]
+      switch policy.handle(request, victims: &victims) {
+      case .hit:
+        break
+      case .inserted:
+        misses &+= 1
+        missBytes &+= request.size
+      case .rejected:
+        misses &+= 1
+        missBytes &+= request.size
+        rejected &+= 1
+      }
+    }
+    counters.misses = misses
+    counters.missBytes = missBytes
+    counters.rejected = rejected
+    counters.evictions &+= victims.count
+  }
+}

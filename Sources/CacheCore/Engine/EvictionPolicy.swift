@@ -1,0 +1,128 @@
+/// An eviction policy: decides which cached object leaves when room is needed.
+///
+/// Policies are non-copyable structs that own their storage (usually a ``SlotArena``), so
+/// a cache can never be duplicated by accident and all mutation is statically exclusive.
+/// The engine drives a policy through ``handle(_:victims:)``, whose default is the
+/// classic template (libCacheSim's `cache_get_base`):
+///
+///     if access(request) -> hit
+///     else if size > capacity -> miss, not admitted
+///     else: evict() until size fits, insert(request) -> miss
+///
+/// A policy that decides admission or eviction differently overrides `handle`.
+///
+/// Size accounting follows the peer simulator: capacity counts object bytes only (or
+/// objects, with every size 1), and a hit does not change the stored size.
+public protocol EvictionPolicy: ~Copyable, SendableMetatype {
+  /// Name, parameters and documentation; the registry key is `descriptor.name`.
+  static var descriptor: PolicyDescriptor { get }
+
+  /// Creates an empty cache holding at most `capacity` bytes (or objects).
+  ///
+  /// - Throws: ``ConfigurationError`` when the parameters are inconsistent.
+  init(capacity: Int64, parameters: Parameters, context: PolicyContext) throws(ConfigurationError)
+
+  /// Maximum total size of the cached objects.
+  var capacity: Int64 { get }
+  /// Total size of the cached objects (ghost entries excluded).
+  var occupiedBytes: Int64 { get }
+  /// Number of cached objects (ghost entries excluded).
+  var objectCount: Int { get }
+
+  /// Looks `request.key` up; on a hit updates the policy's state and returns true. A miss
+  /// may record state (e.g. a ghost hit) that the following ``insert(_:)`` uses.
+  mutating func access(_ request: Request) -> Bool
+  /// Caches the object of `request`, which is absent and fits in the free space.
+  mutating func insert(_ request: Request)
+  /// Removes the policy's choice of victim and returns it; the cache is not empty.
+  mutating func evict() -> Victim
+  /// Removes `key` if cached (not counted as an eviction) and returns what it held.
+  mutating func remove(_ key: UInt64) -> Victim?
+  /// Whether `key` is cached, without touching any state.
+  func contains(_ key: UInt64) -> Bool
+
+  /// Serves one request: hit, or miss with evictions reported to `victims`.
+  mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
+
+  /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
+  /// requests later) the entry the bucket points to. Optional; the default does nothing.
+  func prefetch(_ key: UInt64, stage: Int)
+
+  /// Verifies every internal invariant (list links, byte totals, capacity).
+  ///
+  /// - Complexity: O(cached objects); for tests and debug runs.
+  func checkInvariants() throws(InvariantViolation)
+}
+
+extension EvictionPolicy where Self: ~Copyable {
+  /// The template: hit; or reject when larger than the cache; or evict until it fits and
+  /// insert.
+  @inlinable
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    if access(request) { return .hit }
+    if request.size > capacity { return .rejected }
+    while occupiedBytes + request.size > capacity {
+      victims.record(evict())
+    }
+    insert(request)
+    return .inserted
+  }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) {}
+
+  /// Checks the bookkeeping every policy shares: occupancy within capacity.
+  public func checkOccupancy() throws(InvariantViolation) {
+    guard occupiedBytes >= 0, occupiedBytes <= capacity else {
+      throw InvariantViolation("occupied \(occupiedBytes) outside 0...\(capacity)")
+    }
+    guard objectCount >= 0, objectCount > 0 || occupiedBytes == 0 else {
+      throw InvariantViolation("\(objectCount) objects occupy \(occupiedBytes)")
+    }
+  }
+}
+
+/// The result of serving one request.
+@frozen
+public enum Outcome: UInt8, Sendable {
+  /// The object was cached.
+  case hit
+  /// A miss; the object was inserted (after any evictions).
+  case inserted
+  /// A miss; the object is larger than the whole cache and was not inserted.
+  case rejected
+}
+
+/// Receives the objects a policy evicts while serving a request.
+public protocol VictimSink {
+  /// Called once per evicted object, in eviction order.
+  mutating func record(_ victim: Victim)
+}
+
+/// A ``VictimSink`` that only counts evictions.
+@frozen
+public struct EvictionCounter: VictimSink {
+  /// Number of evictions recorded.
+  public var count: Int64 = 0
+  /// Total size of the evicted objects.
+  public var bytes: Int64 = 0
+
+  @inlinable
+  public init() {}
+
+  @inlinable
+  public mutating func record(_ victim: Victim) {
+    count &+= 1
+    bytes &+= victim.size
+  }
+}
+
+/// Run-wide settings a policy may use besides its own parameters.
+public struct PolicyContext: Sendable, Equatable {
+  /// Seed for randomised policies; the same seed replays identically.
+  public var seed: UInt64
+
+  public init(seed: UInt64 = 0) {
+    self.seed = seed
+  }
+}

@@ -1,0 +1,34 @@
+/// What the registry, the CLI and the tests know about a policy without instantiating it.
+public struct PolicyDescriptor: Sendable {
+  /// Registry key: lowercase, dashes (`lru`, `s3fifo`, `cost-lru`).
+  public var name: String
+  /// Other names that select this policy (e.g. libCacheSim's).
+  public var aliases: [String]
+  /// One line: what the policy does.
+  public var summary: String
+  /// The paper or library the policy comes from.
+  public var origin: String
+  /// The `key=value` parameters it takes.
+  public var parameters: [ParameterSpec]
+  /// Memory per cached object, for documentation (e.g. "32 B node + 4 B bucket").
+  public var memoryPerObject: String
+  /// Whether the policy uses randomness (and therefore the run's seed).
+  public var isRandomized: Bool
+  /// Whether the policy needs each request's next-access time (offline policies).
+  public var needsNextAccess: Bool
+
+  public init(
+    name: String, aliases: [String] = [], summary: String, origin: String,
+    parameters: [ParameterSpec] = [], memoryPerObject: String,
+    isRandomized: Bool = false, needsNextAccess: Bool = false
+  ) {
+    self.name = name
+    self.aliases = aliases
+    self.summary = summary
+    self.origin = origin
+    self.parameters = parameters
+    self.memoryPerObject = memoryPerObject
+    self.isRandomized = isRandomized
+    self.needsNextAccess = needsNextAccess
+  }
+}

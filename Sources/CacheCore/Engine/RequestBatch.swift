@@ -1,0 +1,57 @@
+/// A reusable, fixed-capacity buffer of requests: readers fill it, caches replay it.
+///
+/// One batch is allocated per run and refilled in place, so reading and replaying a trace
+/// allocates nothing per request. A batch is shared read-only by the caches of a pass while
+/// they replay it; only the reader writes it, between passes.
+public final class RequestBatch: @unchecked Sendable {
+  /// Maximum number of requests the batch holds.
+  public let capacity: Int
+  @usableFromInline let storage: UnsafeMutablePointer<Request>
+  @usableFromInline var _count = 0
+
+  /// Creates an empty batch for up to `capacity` requests.
+  public init(capacity: Int = 1 << 16) {
+    precondition(capacity > 0, "batch capacity must be positive")
+    self.capacity = capacity
+    storage = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    storage.deallocate()
+  }
+
+  /// Number of valid requests.
+  @inlinable public var count: Int { _count }
+
+  /// The request at `index` (< count).
+  @inlinable
+  public subscript(index: Int) -> Request {
+    precondition(index >= 0 && index < _count, "batch index out of range")
+    return storage[index]
+  }
+
+  /// Calls `body` with the valid requests.
+  @inlinable
+  public func withRequests<R, E: Error>(
+    _ body: (UnsafeBufferPointer<Request>) throws(E) -> R
+  ) throws(E) -> R {
+    try body(UnsafeBufferPointer(start: storage, count: _count))
+  }
+
+  /// Replaces the contents: `body` writes requests from the start of the buffer and returns
+  /// how many it wrote. If `body` throws, the batch is left empty.
+  @inlinable
+  public func refill<E: Error>(
+    _ body: (UnsafeMutableBufferPointer<Request>) throws(E) -> Int
+  ) throws(E) {
+    _count = 0
+    let written = try body(UnsafeMutableBufferPointer(start: storage, count: capacity))
+    precondition(written >= 0 && written <= capacity, "reader wrote outside the batch")
+    _count = written
+  }
+
+  /// Rewrites every size in the batch to 1 (object mode).
+  public func setAllSizesToOne() {
+    for i in 0..<_count { storage[i].size = 1 }
+  }
+}

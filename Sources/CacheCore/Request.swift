@@ -1,0 +1,62 @@
+/// One request of a trace, as every reader produces it and every policy sees it.
+///
+/// A trivial value type (40 bytes) so batches of requests live in one flat buffer and
+/// replay never allocates per request.
+@frozen
+public struct Request: Equatable, Sendable {
+  /// Trace time in microseconds (0 when the trace carries no time).
+  public var time: Int64
+  /// Object identifier (numeric ids as-is, string ids hashed with ``KeyHash``).
+  public var key: UInt64
+  /// Object size in bytes (1 in object mode).
+  public var size: Int64
+  /// 1-based index of the next request to the same object, ``Request/never`` if there is
+  /// none, or ``Request/unknown`` if the trace does not say.
+  public var nextAccess: Int64
+  /// What the request asks for.
+  public var operation: Operation
+
+  /// `nextAccess` value meaning the object is never requested again.
+  public static let never: Int64 = .max
+  /// `nextAccess` value meaning the trace does not carry next-access information.
+  public static let unknown: Int64 = -1
+
+  @inlinable
+  public init(
+    time: Int64 = 0, key: UInt64, size: Int64 = 1, nextAccess: Int64 = Request.unknown,
+    operation: Operation = .get
+  ) {
+    self.time = time
+    self.key = key
+    self.size = size
+    self.nextAccess = nextAccess
+    self.operation = operation
+  }
+
+  /// The kind of a request.
+  @frozen
+  public enum Operation: UInt8, Sendable, CaseIterable {
+    /// A read: a hit if cached, otherwise a miss that inserts the object.
+    case get
+    /// An explicit store of the object.
+    case put
+    /// A removal of the object.
+    case delete
+  }
+}
+
+/// An object removed from a cache, returned by value so a caller can count or demote it.
+@frozen
+public struct Victim: Equatable, Sendable {
+  public var key: UInt64
+  public var size: Int64
+
+  @inlinable
+  public init(key: UInt64, size: Int64) {
+    self.key = key
+    self.size = size
+  }
+}
+
+/// Microseconds per second, the unit conversion for ``Request/time``.
+public let microsecondsPerSecond: Int64 = 1_000_000

@@ -1,0 +1,66 @@
+import CacheCore
+
+/// Least recently used: a hit moves the object to the head; the tail is evicted.
+///
+/// Count-LRU when the capacity is an object count (object mode), byte-LRU otherwise.
+/// Origin: the classic policy; semantics as libCacheSim's `LRU.c`.
+/// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
+public struct LRU: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "lru",
+    summary: "least recently used: evicts the object not requested for the longest time",
+    origin: "classic; libCacheSim LRU.c",
+    memoryPerObject: "36 B (32 B node + 4 B bucket)")
+
+  @usableFromInline var arena: SlotArena<Void>
+  @usableFromInline var queue = SlotList()
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    arena.moveToFront(slot, in: &queue)
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: ())
+    arena.pushFront(slot, to: &queue)
+  }
+
+  @inlinable
+  public mutating func evict() -> Victim {
+    arena.evict(queue.tail, from: &queue)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = arena.find(key)
+    return slot < 0 ? nil : arena.evict(slot, from: &queue)
+  }
+
+  public func contains(_ key: UInt64) -> Bool { arena.find(key) >= 0 }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) {
+    if stage == 1 { arena.prefetchBucket(of: key) } else { arena.prefetchNode(of: key) }
+  }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkIndex()
+    try arena.checkList(queue, named: "lru queue")
+    guard queue.count == arena.count else {
+      throw InvariantViolation("queue holds \(queue.count) of \(arena.count) entries")
+    }
+  }
+}

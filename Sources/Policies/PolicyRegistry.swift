@@ -1,0 +1,53 @@
+import CacheCore
+
+/// The one list of eviction policies. The CLI, `cachelab policies` and the tests all read
+/// it; adding a policy means adding its file and one line here.
+public enum PolicyRegistry {
+  /// Every registered policy, in the order `cachelab policies` lists them.
+  public static let all: [PolicyEntry] = [
+    PolicyEntry(FIFO.self),
+    PolicyEntry(LRU.self),
+    PolicyEntry(Clock.self),
+    PolicyEntry(Sieve.self),
+  ]
+
+  /// The entry named `name` (or one of its aliases), case-insensitively.
+  ///
+  /// - Throws: ``ConfigurationError`` listing the known names.
+  public static func entry(named name: String) throws(ConfigurationError) -> PolicyEntry {
+    let key = name.lowercased()
+    if let entry = all.first(where: { $0.descriptor.name == key || $0.descriptor.aliases.contains(key) }) {
+      return entry
+    }
+    throw ConfigurationError(
+      .unknownName,
+      "unknown policy '\(name)'; known policies: " + all.map(\.descriptor.name).joined(separator: ", "))
+  }
+}
+
+/// A registered policy: its descriptor and a factory specialised for its type.
+public struct PolicyEntry: Sendable {
+  /// The policy's name, parameters and documentation.
+  public let descriptor: PolicyDescriptor
+  let factory: @Sendable (Int64, Parameters, PolicyContext) throws(ConfigurationError) -> any CacheSimulation
+
+  /// Registers policy type `P`.
+  public init<P: EvictionPolicy & ~Copyable>(_ type: P.Type) {
+    descriptor = P.descriptor
+    factory = { capacity, parameters, context throws(ConfigurationError) in
+      PolicySimulation(try P(capacity: capacity, parameters: parameters, context: context))
+    }
+  }
+
+  /// Parses `text` (`k=v,k=v`) against this policy's parameters.
+  public func parameters(_ text: Substring = "") throws(ConfigurationError) -> Parameters {
+    try Parameters(parsing: text, specs: descriptor.parameters, owner: descriptor.name)
+  }
+
+  /// Creates an empty simulated cache of `capacity` bytes (or objects).
+  public func makeSimulation(
+    capacity: Int64, parameters: Parameters, context: PolicyContext = PolicyContext()
+  ) throws(ConfigurationError) -> any CacheSimulation {
+    try factory(capacity, parameters, context)
+  }
+}

@@ -1,0 +1,62 @@
+import CacheCore
+
+/// A policy chosen on the command line: `name` or `name:key=value,key=value`.
+public struct PolicySpec: Sendable, CustomStringConvertible {
+  /// The registered policy.
+  public let entry: PolicyEntry
+  /// Its validated parameters (defaults filled in).
+  public let parameters: Parameters
+
+  /// Parses one `name[:k=v,...]` specification.
+  ///
+  /// - Throws: ``ConfigurationError`` for an unknown policy or parameter.
+  public init(parsing text: String) throws(ConfigurationError) {
+    let trimmed = Substring(text).drop(while: { $0 == " " })
+    let colon = trimmed.firstIndex(of: ":")
+    let name = String(colon.map { trimmed[..<$0] } ?? trimmed).trimmingCharacters(in: " ")
+    guard !name.isEmpty else {
+      throw ConfigurationError(.invalidValue, "empty policy name in '\(text)'")
+    }
+    entry = try PolicyRegistry.entry(named: name)
+    parameters = try entry.parameters(colon.map { trimmed[trimmed.index(after: $0)...] } ?? "")
+  }
+
+  /// The policy's registry name.
+  public var name: String { entry.descriptor.name }
+
+  /// `name` or `name:k=v,...` with every parameter spelled out.
+  public var description: String {
+    parameters.specs.isEmpty ? name : "\(name):\(parameters)"
+  }
+
+  /// Splits a `--policies` list. Commas separate policies, but a comma-separated item of
+  /// the form `key=value` continues the previous policy's parameters, so
+  /// `lru,s3fifo:small=0.1,ghost=0.9,sieve` names three policies.
+  public static func parseList(_ text: String) throws(ConfigurationError) -> [PolicySpec] {
+    var groups: [String] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let token = String(item).trimmingCharacters(in: " ")
+      if token.contains("="), !token.contains(":"), let last = groups.popLast() {
+        groups.append(last + (last.contains(":") ? "," : ":") + token)
+      } else {
+        guard !token.isEmpty else {
+          throw ConfigurationError(.invalidValue, "empty policy name in '\(text)'")
+        }
+        groups.append(token)
+      }
+    }
+    var specs: [PolicySpec] = []
+    for group in groups { specs.append(try PolicySpec(parsing: group)) }
+    return specs
+  }
+}
+
+extension String {
+  /// The string without leading and trailing occurrences of `character`.
+  func trimmingCharacters(in character: Character) -> String {
+    var s = Substring(self)
+    while s.first == character { s.removeFirst() }
+    while s.last == character { s.removeLast() }
+    return String(s)
+  }
+}

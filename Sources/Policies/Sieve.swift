@@ -1,0 +1,83 @@
+import CacheCore
+
+/// SIEVE: FIFO order with a visited bit and a hand that sweeps from old to new.
+///
+/// A hit sets the visited bit. Eviction resumes at the hand (the tail on the first
+/// eviction or after a full sweep), clears visited bits while moving towards the head,
+/// evicts the first unvisited object and leaves the hand at the next newer object.
+/// Objects never move. Origin: Zhang et al., "SIEVE is Simpler than LRU", NSDI '24;
+/// semantics as libCacheSim's `Sieve.c`.
+/// Memory: one 32-byte arena node (bit in the node) + a 4-byte bucket per object.
+public struct Sieve: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "sieve",
+    summary: "FIFO with a visited bit and a sweeping hand; hits never move objects",
+    origin: "Zhang et al., SIEVE is Simpler than LRU, NSDI 2024; libCacheSim Sieve.c",
+    memoryPerObject: "36 B (32 B node with visited bit + 4 B bucket)")
+
+  @usableFromInline var arena: SlotArena<Bool>
+  @usableFromInline var queue = SlotList()
+  /// Next candidate, or -1 to start from the tail.
+  @usableFromInline var hand: Int32 = -1
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    arena[slot].extra = true
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: false)
+    arena.pushFront(slot, to: &queue)
+  }
+
+  @inlinable
+  public mutating func evict() -> Victim {
+    var slot = hand >= 0 ? hand : queue.tail
+    while arena[slot].extra {
+      arena[slot].extra = false
+      let newer = arena[slot].prev
+      slot = newer >= 0 ? newer : queue.tail
+    }
+    hand = arena[slot].prev
+    return arena.evict(slot, from: &queue)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = arena.find(key)
+    guard slot >= 0 else { return nil }
+    if slot == hand { hand = arena[slot].prev }
+    return arena.evict(slot, from: &queue)
+  }
+
+  public func contains(_ key: UInt64) -> Bool { arena.find(key) >= 0 }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) {
+    if stage == 1 { arena.prefetchBucket(of: key) } else { arena.prefetchNode(of: key) }
+  }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkIndex()
+    try arena.checkList(queue, named: "sieve queue")
+    guard queue.count == arena.count else {
+      throw InvariantViolation("queue holds \(queue.count) of \(arena.count) entries")
+    }
+    guard hand < 0 || arena.isLive(hand) else {
+      throw InvariantViolation("hand \(hand) points at a free slot")
+    }
+  }
+}

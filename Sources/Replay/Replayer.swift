@@ -1,0 +1,228 @@
+import CacheCore
+import Dispatch
+import Policies
+import Traces
+
+/// Replays one trace through many (policy, capacity) caches in a single pass.
+///
+/// The trace is read a batch at a time into one reused buffer; every cache replays the
+/// batch before the next is read, in parallel across cores when there are several caches.
+/// A pre-pass over the trace runs first only when a capacity is a fraction of the working
+/// set or the warm-up is a fraction of a request count the format cannot tell up front.
+public struct Replayer: Sendable {
+  /// The run to perform.
+  public let configuration: RunConfiguration
+  /// Called after each batch with (requests replayed so far, total if known).
+  public var progress: (@Sendable (Int64, Int64?) -> Void)?
+
+  public init(_ configuration: RunConfiguration, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) {
+    self.configuration = configuration
+    self.progress = progress
+  }
+
+  /// Performs the run.
+  ///
+  /// - Throws: ``ReplayError``: `.configuration` when the options do not fit the trace,
+  ///   `.trace` for an unreadable or malformed trace, `.invariant` if a self-check fails.
+  public func run() throws(ReplayError) -> RunResult {
+    let config = configuration
+    let batch = RequestBatch(capacity: config.batchSize)
+    var reader = try open()
+    if case .traceTime = config.warmup, !reader.traits.hasTime {
+      throw .configuration(
+        ConfigurationError(
+          .invalidValue, "\(config.tracePath): this trace has no timestamps, so warm-up must be a fraction (e.g. 0.2)"))
+    }
+
+    let needsSummary =
+      config.capacities.contains(where: \.needsWorkingSet)
+      || (config.warmup.needsRequestCount && reader.knownRequestCount == nil)
+    var summary: TraceSummary?
+    if needsSummary {
+      do throws(TraceError) {
+        var scanned = try TraceSummary.scan(reader, batch: batch)
+        if config.ignoreSize { scanned.workingSetBytes = scanned.uniqueObjects }
+        summary = scanned
+      } catch {
+        throw .trace(error)
+      }
+      reader = try open()
+    }
+
+    let capacities = try resolveCapacities(summary: summary)
+    let total = reader.knownRequestCount ?? summary?.requests
+    let warmupLimit: Int64? = {
+      guard case .fraction(let fraction) = config.warmup, let total else { return nil }
+      return Int64((Double(total) * fraction).rounded(.down))
+    }()
+
+    var simulations: [any CacheSimulation] = []
+    for policy in config.policies {
+      for capacity in capacities {
+        do throws(ConfigurationError) {
+          simulations.append(
+            try policy.entry.makeSimulation(
+              capacity: capacity, parameters: policy.parameters, context: PolicyContext(seed: config.seed)))
+        } catch {
+          throw .configuration(error)
+        }
+      }
+    }
+
+    let clock = SimulationClock(count: simulations.count)
+    var replayed: Int64 = 0
+    var countedRequests: Int64 = 0
+    var countedBytes: Int64 = 0
+    var warmupRequests: Int64 = 0
+    var warmupEnded = config.warmup == .none
+    var warmupDeadline: Int64?
+    let started = Stopwatch.nanoseconds()
+
+    while try read(reader, into: batch) {
+      if config.ignoreSize { batch.setAllSizesToOne() }
+      let count = batch.count
+      var boundary = 0
+      var endsNow = false
+      if !warmupEnded {
+        switch config.warmup {
+        case .none:
+          boundary = 0
+        case .fraction:
+          boundary = Int(min(Int64(count), max(0, (warmupLimit ?? 0) - replayed)))
+        case .traceTime(let micros):
+          if warmupDeadline == nil { warmupDeadline = batch[0].time + micros }
+          let deadline = warmupDeadline ?? 0
+          boundary = batch.withRequests { requests in
+            requests.firstIndex(where: { $0.time >= deadline }) ?? count
+          }
+        }
+        warmupRequests += Int64(boundary)
+        endsNow = boundary < count
+        warmupEnded = endsNow
+      }
+      let warm = 0..<boundary
+      let counted = boundary..<count
+      let resetAtBoundary = endsNow
+      clock.replay(simulations, parallel: config.parallel) { simulation in
+        if !warm.isEmpty { simulation.replay(batch, range: warm) }
+        if resetAtBoundary { simulation.resetCounters() }
+        if !counted.isEmpty { simulation.replay(batch, range: counted) }
+      }
+      batch.withRequests { requests in
+        for index in counted { countedBytes &+= requests[index].size }
+      }
+      countedRequests += Int64(counted.count)
+      replayed += Int64(count)
+      progress?(replayed, total)
+    }
+    if !warmupEnded {
+      for simulation in simulations { simulation.resetCounters() }
+    }
+    let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
+
+    if let summary, summary.requests != replayed {
+      throw .trace(
+        TraceError(
+          .io, path: config.tracePath,
+          "the trace changed while being read: \(summary.requests) requests in the pre-pass, \(replayed) in the replay"))
+    }
+
+    var caches: [CacheResult] = []
+    var index = 0
+    for policy in config.policies {
+      for (capacitySpec, capacity) in zip(config.capacities, capacities) {
+        let simulation = simulations[index]
+        if config.verifyInvariants {
+          do throws(InvariantViolation) {
+            try simulation.checkInvariants()
+          } catch {
+            throw .invariant(policy: policy.description, capacity: capacity, error)
+          }
+        }
+        caches.append(
+          CacheResult(
+            policy: policy, capacitySpec: capacitySpec, capacity: capacity, requests: countedRequests,
+            requestBytes: countedBytes, counters: simulation.counters,
+            replaySeconds: clock.seconds(of: index)))
+        index += 1
+      }
+    }
+    return RunResult(
+      configuration: config, summary: summary, replayedRequests: replayed, warmupRequests: warmupRequests,
+      caches: caches, wallSeconds: wallSeconds)
+  }
+
+  private func open() throws(ReplayError) -> any TraceReader {
+    do throws(TraceError) {
+      return try configuration.trace.open(configuration.tracePath)
+    } catch {
+      throw .trace(error)
+    }
+  }
+
+  private func read(_ reader: any TraceReader, into batch: RequestBatch) throws(ReplayError) -> Bool {
+    do throws(TraceError) {
+      return try reader.read(into: batch)
+    } catch {
+      throw .trace(error)
+    }
+  }
+
+  private func resolveCapacities(summary: TraceSummary?) throws(ReplayError) -> [Int64] {
+    let unit = configuration.ignoreSize ? "objects" : "bytes"
+    var result: [Int64] = []
+    for spec in configuration.capacities {
+      let capacity = spec.resolve(workingSet: summary?.workingSet(objectMode: configuration.ignoreSize))
+      guard capacity >= 1 else {
+        throw .configuration(
+          ConfigurationError(
+            .invalidValue,
+            "cache size \(spec) of a working set of \(summary?.workingSet(objectMode: configuration.ignoreSize) ?? 0) \(unit) is less than 1"))
+      }
+      result.append(capacity)
+    }
+    return result
+  }
+}
+
+/// Runs the caches over a batch, serially or across cores, and totals each one's time.
+final class SimulationClock: @unchecked Sendable {
+  private let nanoseconds: UnsafeMutableBufferPointer<UInt64>
+
+  init(count: Int) {
+    nanoseconds = .allocate(capacity: max(count, 1))
+    nanoseconds.initialize(repeating: 0)
+  }
+
+  deinit {
+    nanoseconds.deallocate()
+  }
+
+  /// Seconds spent in `body` for simulation `index`.
+  func seconds(of index: Int) -> Double {
+    Double(nanoseconds[index]) / 1e9
+  }
+
+  /// Calls `body` once per simulation; each simulation is touched by one thread only.
+  func replay(
+    _ simulations: [any CacheSimulation], parallel: Bool,
+    _ body: @Sendable (any CacheSimulation) -> Void
+  ) {
+    if parallel && simulations.count > 1 {
+      DispatchQueue.concurrentPerform(iterations: simulations.count) { index in
+        self.timed(index) { body(simulations[index]) }
+      }
+    } else {
+      for index in simulations.indices {
+        timed(index) { body(simulations[index]) }
+      }
+    }
+  }
+
+  @inline(__always)
+  private func timed(_ index: Int, _ body: () -> Void) {
+    let start = Stopwatch.nanoseconds()
+    body()
+    nanoseconds[index] &+= Stopwatch.nanoseconds() - start
+  }
+}

@@ -1,0 +1,45 @@
+import CacheCore
+import Policies
+import Traces
+
+/// Everything that defines one replay run; together with the trace file it determines
+/// every count in the results.
+public struct RunConfiguration: Sendable {
+  /// The trace file.
+  public var tracePath: String
+  /// Its format and format parameters.
+  public var trace: TraceSpec
+  /// The policies to simulate, each at every capacity.
+  public var policies: [PolicySpec]
+  /// The cache sizes.
+  public var capacities: [CapacitySpec]
+  /// Object mode: every object has size 1 and capacities count objects.
+  public var ignoreSize: Bool
+  /// Requests that warm the caches without being counted.
+  public var warmup: WarmupSpec
+  /// Seed for randomised policies.
+  public var seed: UInt64
+  /// Replay the caches of a batch on all cores (otherwise on the calling thread).
+  public var parallel: Bool
+  /// Run every policy's self-check at the end of the run.
+  public var verifyInvariants: Bool
+  /// Requests per batch (memory: 40 bytes each).
+  public var batchSize: Int
+
+  public init(
+    tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],
+    ignoreSize: Bool = false, warmup: WarmupSpec = .none, seed: UInt64 = 0,
+    parallel: Bool = true, verifyInvariants: Bool = false, batchSize: Int = 1 << 16
+  ) {
+    self.tracePath = tracePath
+    self.trace = trace
+    self.policies = policies
+    self.capacities = capacities
+    self.ignoreSize = ignoreSize
+    self.warmup = warmup
+    self.seed = seed
+    self.parallel = parallel
+    self.verifyInvariants = verifyInvariants
+    self.batchSize = batchSize
+  }
+}

@@ -1,0 +1,48 @@
+import CacheCore
+import Policies
+
+/// The outcome for one (policy, capacity) cache of a run.
+public struct CacheResult: Sendable {
+  /// The policy with all its parameters.
+  public let policy: PolicySpec
+  /// The size as requested (`0.1`, `64MiB`).
+  public let capacitySpec: CapacitySpec
+  /// The resolved capacity in bytes (objects in object mode).
+  public let capacity: Int64
+  /// Counted (post-warm-up) requests and their bytes.
+  public let requests: Int64
+  public let requestBytes: Int64
+  /// Misses, miss bytes, evictions and rejections over the counted requests.
+  public let counters: MissCounters
+  /// Seconds this cache spent replaying (policy and engine work, excluding trace reading).
+  public let replaySeconds: Double
+
+  /// Counted requests that hit.
+  public var hits: Int64 { requests - counters.misses }
+  /// Fraction of counted requests that hit (0 when nothing was counted).
+  public var hitRatio: Double { requests > 0 ? Double(hits) / Double(requests) : 0 }
+  /// Fraction of counted bytes served from the cache.
+  public var byteHitRatio: Double {
+    requestBytes > 0 ? Double(requestBytes - counters.missBytes) / Double(requestBytes) : 0
+  }
+  /// Requests replayed (including warm-up) per second of this cache's replay time.
+  public func requestsPerSecond(replayed: Int64) -> Double {
+    replaySeconds > 0 ? Double(replayed) / replaySeconds : 0
+  }
+}
+
+/// The outcome of a whole run.
+public struct RunResult: Sendable {
+  /// What was run.
+  public let configuration: RunConfiguration
+  /// Whole-trace totals, when a pre-pass was made (fraction sizes or warm-up).
+  public let summary: TraceSummary?
+  /// All requests replayed, warm-up included.
+  public let replayedRequests: Int64
+  /// Requests that only warmed the caches.
+  public let warmupRequests: Int64
+  /// One entry per (policy, capacity), policies outer, capacities inner.
+  public let caches: [CacheResult]
+  /// Wall-clock seconds of the main pass (reading and replaying).
+  public let wallSeconds: Double
+}

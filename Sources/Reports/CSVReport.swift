@@ -1,0 +1,40 @@
+import CacheCore
+import Replay
+
+/// The CSV report: a header of ``ReportColumn`` names and one row per (trace, policy,
+/// capacity), quoted per RFC 4180.
+public enum CSVReport {
+  /// The report text for `runs`.
+  public static func render(_ runs: [RunResult], columns: [ReportColumn] = ReportColumn.standard) -> String {
+    var text = columns.map(\.name).joined(separator: ",") + "\n"
+    for run in runs {
+      for cache in run.caches {
+        text += columns.map { quote($0.value(of: run, cache)) }.joined(separator: ",") + "\n"
+      }
+    }
+    return text
+  }
+
+  /// Writes the report for `runs` to `path` atomically (a temporary file renamed into place).
+  public static func write(_ runs: [RunResult], to path: String, columns: [ReportColumn] = ReportColumn.standard) throws(FileError) {
+    let file = try AtomicFileWriter(path: path)
+    try file.write(render(runs, columns: columns))
+    try file.commit()
+  }
+
+  /// `field`, quoted if it holds a comma, quote or line break.
+  static func quote(_ field: String) -> String {
+    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+    return "\"" + field.replacingQuotes() + "\""
+  }
+}
+
+extension String {
+  fileprivate func replacingQuotes() -> String {
+    var result = ""
+    for character in self {
+      if character == "\"" { result += "\"\"" } else { result.append(character) }
+    }
+    return result
+  }
+}

@@ -1,0 +1,47 @@
+import CacheCore
+import Replay
+
+/// A human-readable, column-aligned summary of a run for the terminal.
+public enum TableReport {
+  /// The table for `run`: one row per (policy, capacity).
+  public static func render(_ run: RunResult) -> String {
+    let objectMode = run.configuration.ignoreSize
+    var rows: [[String]] = [
+      ["policy", "capacity", "hit ratio", "byte hit ratio", "misses", "miss bytes", "M req/s"]
+    ]
+    for cache in run.caches {
+      let capacity = objectMode ? "\(cache.capacity) obj" : ByteCount.format(cache.capacity)
+      rows.append([
+        cache.policy.description,
+        cache.capacitySpec.needsWorkingSet ? "\(capacity) (\(cache.capacitySpec))" : capacity,
+        Decimal.fixed(cache.hitRatio * 100, 2) + " %",
+        objectMode ? "-" : Decimal.fixed(cache.byteHitRatio * 100, 2) + " %",
+        String(cache.counters.misses),
+        objectMode ? "-" : ByteCount.format(cache.counters.missBytes),
+        Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 1),
+      ])
+    }
+    return align(rows)
+  }
+
+  /// Pads each column to its widest cell; the first column is left-aligned, the rest right.
+  public static func align(_ rows: [[String]]) -> String {
+    guard let first = rows.first else { return "" }
+    var widths = [Int](repeating: 0, count: first.count)
+    for row in rows {
+      for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+    }
+    var lines: [String] = []
+    for row in rows {
+      var line = ""
+      for (column, cell) in row.enumerated() {
+        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        if column > 0 { line += "  " }
+        line += column == 0 ? cell + padding : padding + cell
+      }
+      while line.last == " " { line.removeLast() }
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,52 @@
+import CGSL
+
+/// A seeded Mersenne Twister (MT19937) from GSL: the source of randomness for synthetic
+/// traces. The same seed always yields the same sequence.
+public final class GSLRandom {
+  let generator: UnsafeMutablePointer<gsl_rng>
+
+  /// Creates a generator seeded with `seed` (0 is replaced by GSL's default seed, as GSL does).
+  public init(seed: UInt64) {
+    _ = GSL.configured
+    guard let generator = gsl_rng_alloc(cachelab_gsl_rng_mt19937()) else {
+      preconditionFailure("gsl_rng_alloc failed: out of memory")
+    }
+    self.generator = generator
+    gsl_rng_set(generator, UInt(truncatingIfNeeded: seed))
+  }
+
+  deinit {
+    gsl_rng_free(generator)
+  }
+
+  /// A uniform double in [0, 1).
+  public func uniform() -> Double { gsl_rng_uniform(generator) }
+
+  /// A uniform double in (0, 1).
+  public func uniformPositive() -> Double { gsl_rng_uniform_pos(generator) }
+
+  /// A lognormal variate with log-mean `mu` and log-standard-deviation `sigma`.
+  public func lognormal(mu: Double, sigma: Double) -> Double {
+    gsl_ran_lognormal(generator, mu, sigma)
+  }
+
+  /// An exponential variate with mean `mean`.
+  public func exponential(mean: Double) -> Double {
+    gsl_ran_exponential(generator, mean)
+  }
+
+  /// A Pareto variate with shape `shape` and scale (minimum) `scale`.
+  public func pareto(shape: Double, scale: Double) -> Double {
+    gsl_ran_pareto(generator, shape, scale)
+  }
+
+  /// A Poisson variate with mean `mean`.
+  public func poisson(mean: Double) -> UInt32 {
+    gsl_ran_poisson(generator, mean)
+  }
+
+  /// A uniform integer in `0..<bound`.
+  public func integer(below bound: UInt) -> UInt {
+    gsl_rng_uniform_int(generator, bound)
+  }
+}

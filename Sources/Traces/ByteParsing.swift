@@ -1,0 +1,130 @@
+import CacheCore
+
+/// Number and key parsing straight from bytes, without creating strings.
+enum ByteParsing {
+  /// The field without leading and trailing spaces and tabs.
+  @inline(__always)
+  static func trim(_ field: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    var lower = 0
+    var upper = field.count
+    while lower < upper, field[lower] == 0x20 || field[lower] == 0x09 { lower += 1 }
+    while upper > lower, field[upper - 1] == 0x20 || field[upper - 1] == 0x09 { upper -= 1 }
+    return UnsafeRawBufferPointer(rebasing: field[lower..<upper])
+  }
+
+  /// A non-negative decimal integer, or nil (empty, non-digit or overflow).
+  @inline(__always)
+  static func unsigned(_ field: UnsafeRawBufferPointer) -> UInt64? {
+    guard !field.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for byte in field {
+      let digit = byte &- 0x30
+      guard digit < 10 else { return nil }
+      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+      guard !overflow1, !overflow2 else { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  /// A decimal integer with an optional sign, or nil.
+  static func signed(_ field: UnsafeRawBufferPointer) -> Int64? {
+    guard let first = field.first else { return nil }
+    if first == 0x2D || first == 0x2B {
+      guard let magnitude = unsigned(UnsafeRawBufferPointer(rebasing: field.dropFirst())) else { return nil }
+      if first == 0x2B { return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil }
+      return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+    }
+    guard let magnitude = unsigned(field), magnitude <= UInt64(Int64.max) else { return nil }
+    return Int64(magnitude)
+  }
+
+  /// A non-negative time in `unit` (integer or decimal, e.g. `12.25`) as microseconds.
+  static func microseconds(_ field: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
+    if let whole = unsigned(field) {
+      return unit.microseconds(whole)
+    }
+    // Decimal or exponent form: rare, so parse through Double.
+    guard !field.isEmpty, field.count < 64,
+      let value = Double(String(decoding: field, as: UTF8.self)), value.isFinite, value >= 0
+    else { return nil }
+    let micros = (value * unit.microsecondsPerUnit).rounded(.down)
+    return micros < 9.2e18 ? Int64(micros) : nil
+  }
+}
+
+/// How text keys become numeric object ids.
+enum KeyType: String, CaseIterable {
+  /// Decimal integers as-is, anything else hashed.
+  case auto
+  /// Decimal integers only (negative values are taken as their bit pattern).
+  case int
+  /// Every key hashed as text.
+  case string
+
+  static let spec = ParameterSpec(
+    "key-type", default: "auto", .choice(KeyType.allCases.map(\.rawValue)),
+    help: "auto: integers as-is, other keys hashed; int: integers only; string: always hash")
+
+  /// The object id of `field`, or nil if it is not acceptable.
+  @inline(__always)
+  func key(_ field: UnsafeRawBufferPointer) -> UInt64? {
+    guard !field.isEmpty else { return nil }
+    switch self {
+    case .auto:
+      if let value = ByteParsing.unsigned(field) { return value }
+      if let value = ByteParsing.signed(field) { return UInt64(bitPattern: value) }
+      return KeyHash.hash(field)
+    case .int:
+      if let value = ByteParsing.unsigned(field) { return value }
+      return ByteParsing.signed(field).map { UInt64(bitPattern: $0) }
+    case .string:
+      return KeyHash.hash(field)
+    }
+  }
+}
+
+/// The unit of a text trace's time column.
+enum TimeUnit: String, CaseIterable {
+  case s, ms, us, ns
+
+  static let spec = ParameterSpec(
+    "time-unit", default: "s", .choice(TimeUnit.allCases.map(\.rawValue)),
+    help: "unit of the time column: s, ms, us or ns")
+
+  var microsecondsPerUnit: Double {
+    switch self {
+    case .s: return 1e6
+    case .ms: return 1e3
+    case .us: return 1
+    case .ns: return 1e-3
+    }
+  }
+
+  /// `value` of this unit in microseconds, or nil on overflow.
+  func microseconds(_ value: UInt64) -> Int64? {
+    switch self {
+    case .s: return value <= UInt64(Int64.max / 1_000_000) ? Int64(value) * 1_000_000 : nil
+    case .ms: return value <= UInt64(Int64.max / 1_000) ? Int64(value) * 1_000 : nil
+    case .us: return value <= UInt64(Int64.max) ? Int64(value) : nil
+    case .ns: return Int64(value / 1_000)
+    }
+  }
+}
+
+/// Whether a line holds only spaces and tabs.
+@inline(__always)
+func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+  for byte in line where byte != 0x20 && byte != 0x09 { return false }
+  return true
+}
+
+/// Returns a message if `line` holds a NUL or other control byte that marks binary data.
+@inline(__always)
+func binaryDataProblem(_ line: UnsafeRawBufferPointer) -> String? {
+  for byte in line where byte < 0x20 && byte != 0x09 {
+    return "unexpected control byte 0x\(String(byte, radix: 16)) (is this a binary trace? choose its --format)"
+  }
+  return nil
+}

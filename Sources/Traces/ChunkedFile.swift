@@ -1,0 +1,96 @@
+import CacheCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file read sequentially through one reusable buffer with `read(2)`.
+///
+/// Bounded memory whatever the file size; the unread tail is kept across refills, so a
+/// record or line never straddles two buffers. Reference semantics: one file offset,
+/// closed on deinit. All unsafe buffer work of the trace readers is confined here.
+final class ChunkedFile {
+  let path: String
+  private let descriptor: Int32
+  private(set) var buffer: UnsafeMutableRawPointer
+  private(set) var bufferCapacity: Int
+  /// Offset of the first unread byte in `buffer`.
+  var start = 0
+  /// Offset past the last valid byte in `buffer`.
+  private(set) var end = 0
+  /// Whether `read(2)` has reported the end of the file.
+  private(set) var reachedEOF = false
+  /// File size for regular files, nil for pipes and devices.
+  let regularFileSize: Int64?
+
+  /// Largest buffer a single line may force (longer lines are an error).
+  static let maximumBuffer = 64 << 20
+
+  init(path: String, bufferSize: Int = 1 << 20) throws(TraceError) {
+    self.path = path
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw TraceError(.cannotOpen, path: path, "cannot open: \(systemErrorMessage(currentErrno))")
+    }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      let code = currentErrno
+      close(fd)
+      throw TraceError(.cannotOpen, path: path, "cannot stat: \(systemErrorMessage(code))")
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      close(fd)
+      throw TraceError(.cannotOpen, path: path, "is a directory, not a trace file")
+    }
+    regularFileSize = (status.st_mode & S_IFMT) == S_IFREG ? Int64(status.st_size) : nil
+    descriptor = fd
+    bufferCapacity = bufferSize
+    buffer = .allocate(byteCount: bufferSize, alignment: 16)
+  }
+
+  deinit {
+    close(descriptor)
+    buffer.deallocate()
+  }
+
+  /// Unread bytes currently in the buffer.
+  var available: Int { end - start }
+
+  /// Pointer to the first unread byte.
+  var cursor: UnsafeRawPointer { UnsafeRawPointer(buffer + start) }
+
+  /// Moves the unread bytes to the front and reads more. Returns false if nothing new
+  /// arrived (end of file). Grows the buffer when it is already full of unread bytes.
+  func refill() throws(TraceError) -> Bool {
+    if start > 0 {
+      if available > 0 { buffer.copyMemory(from: buffer + start, byteCount: available) }
+      end = available
+      start = 0
+    }
+    if end == bufferCapacity {
+      guard bufferCapacity < Self.maximumBuffer else {
+        throw TraceError(.malformedRecord, path: path, "a line is longer than \(Self.maximumBuffer >> 20) MiB")
+      }
+      let bigger = UnsafeMutableRawPointer.allocate(byteCount: bufferCapacity * 2, alignment: 16)
+      bigger.copyMemory(from: buffer, byteCount: end)
+      buffer.deallocate()
+      buffer = bigger
+      bufferCapacity *= 2
+    }
+    while !reachedEOF {
+      let count = read(descriptor, buffer + end, bufferCapacity - end)
+      if count > 0 {
+        end += count
+        return true
+      }
+      if count == 0 {
+        reachedEOF = true
+      } else if currentErrno != EINTR {
+        throw TraceError(.io, path: path, "read failed: \(systemErrorMessage(currentErrno))")
+      }
+    }
+    return false
+  }
+}

@@ -1,0 +1,32 @@
+import CacheCore
+
+/// VMware vscsi (version 1) block traces: packed little-endian 32-byte records
+/// `u32 sn, u32 len, u32 nSG, u16 cmd, u16 ver, u64 lbn, u64 ts (µs)`.
+///
+/// The object is the logical block number, its size the request length.
+struct VscsiLayout: RecordLayout {
+  static let recordSize = 32
+  static let traits = TraceTraits(hasTime: true, hasSize: true)
+
+  @inline(__always)
+  mutating func decode(_ bytes: UnsafeRawPointer, index: Int64, into request: inout Request) -> String? {
+    let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+    let block = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+    let micros = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    guard micros <= UInt64(Int64.max) else { return "timestamp \(micros) out of range" }
+    request = Request(time: Int64(micros), key: block, size: Int64(length))
+    return nil
+  }
+}
+
+extension TraceFormat {
+  /// `vscsi`: VMware vscsi v1 records.
+  static let vscsi = TraceFormat(
+    name: "vscsi",
+    summary: "VMware vscsi v1: 32-byte LE records (u32 sn, u32 len, u32 nSG, u16 cmd, u16 ver, u64 lbn, u64 ts µs)",
+    fileSuffixes: [".vscsi"],
+    traits: VscsiLayout.traits
+  ) { path, _ throws(TraceError) in
+    try FixedRecordReader(path: path, layout: VscsiLayout())
+  }
+}

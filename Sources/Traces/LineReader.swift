@@ -1,0 +1,117 @@
+import CacheCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Splits a ``ChunkedFile`` into lines without copying: each line is a view into the
+/// file buffer, valid until the next call. A final line without a newline counts; a
+/// trailing `\r` is dropped (CRLF files).
+final class LineReader {
+  let file: ChunkedFile
+  /// 1-based number of the line last returned.
+  private(set) var lineNumber: Int64 = 0
+  /// Buffer offset where the line last returned starts, for ``pushBack()``.
+  private var lastLineStart = -1
+
+  init(path: String) throws(TraceError) {
+    file = try ChunkedFile(path: path)
+  }
+
+  var path: String { file.path }
+
+  /// The next line, or nil at the end of the file.
+  func nextLine() throws(TraceError) -> UnsafeRawBufferPointer? {
+    while true {
+      let start = file.cursor
+      let available = file.available
+      if available > 0, let newline = memchr(start, 0x0A, available) {
+        let length = UnsafeRawPointer(newline) - start
+        lastLineStart = file.start
+        file.start += length + 1
+        lineNumber += 1
+        return Self.trimCarriageReturn(UnsafeRawBufferPointer(start: start, count: length))
+      }
+      if try file.refill() { continue }
+      guard file.available > 0 else { return nil }
+      // Last line, no newline at the end of the file.
+      let line = UnsafeRawBufferPointer(start: file.cursor, count: file.available)
+      lastLineStart = file.start
+      file.start += file.available
+      lineNumber += 1
+      return Self.trimCarriageReturn(line)
+    }
+  }
+
+  /// Makes the line last returned the next one again. Only valid right after ``nextLine()``.
+  func pushBack() {
+    precondition(lastLineStart >= 0, "pushBack without a preceding nextLine")
+    file.start = lastLineStart
+    lastLineStart = -1
+    lineNumber -= 1
+  }
+
+  private static func trimCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    guard let last = line.last, last == 0x0D else { return line }
+    return UnsafeRawBufferPointer(rebasing: line.dropLast())
+  }
+}
+
+/// Parses the lines of one text format.
+protocol LineParser {
+  /// What the parsed requests carry.
+  var traits: TraceTraits { get }
+  /// Called once before the first ``parse(_:into:)`` (e.g. to read a header); a line it
+  /// reads but does not consume must be pushed back.
+  mutating func begin(_ lines: LineReader) throws(TraceError)
+  /// Parses `line` into `request`. Returns false for a line that holds no request
+  /// (header, blank line, marker); throws a message for a malformed line.
+  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool
+}
+
+extension LineParser {
+  mutating func begin(_ lines: LineReader) throws(TraceError) {}
+}
+
+/// Why a line does not parse.
+struct LineError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// A streaming reader for line-oriented text formats.
+final class LineRecordReader<Parser: LineParser>: TraceReader {
+  private let lines: LineReader
+  private var parser: Parser
+  private(set) var requestsRead: Int64 = 0
+
+  init(path: String, parser: Parser) throws(TraceError) {
+    lines = try LineReader(path: path)
+    self.parser = parser
+    try self.parser.begin(lines)
+  }
+
+  var path: String { lines.path }
+  var traits: TraceTraits { parser.traits }
+  var knownRequestCount: Int64? { nil }
+
+  func read(into batch: RequestBatch) throws(TraceError) -> Bool {
+    try batch.refill { (requests: UnsafeMutableBufferPointer<Request>) throws(TraceError) -> Int in
+      var filled = 0
+      while filled < requests.count, let line = try lines.nextLine() {
+        do throws(LineError) {
+          if try parser.parse(line, into: &requests[filled]) {
+            filled += 1
+            requestsRead += 1
+          }
+        } catch {
+          throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, error.message)
+        }
+      }
+      return filled
+    }
+    return batch.count > 0
+  }
+}

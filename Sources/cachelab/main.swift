@@ -1,0 +1,3 @@
+import CacheLabCLI
+
+CacheLab.main()
