@@ -46,6 +46,7 @@ let package = Package(
       dependencies: ["CacheCore", "Traces"],
       path: "Tests/TestSupport"
     ),
+    .target(name: "MallocCounter", path: "Tests/MallocCounter"),
     .testTarget(name: "CacheCoreTests", dependencies: ["CacheCore", "TestSupport"]),
     .testTarget(
       name: "PoliciesTests",
@@ -55,7 +56,7 @@ let package = Package(
     .testTarget(name: "StatsTests", dependencies: ["Stats", "Workloads", "Traces", "TestSupport"]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["CacheCore", "Policies", "Traces", "Replay", "Reports", "TestSupport"]
+      dependencies: ["CacheCore", "Policies", "Traces", "Replay", "Reports", "TestSupport", "MallocCounter"]
     ),
     .testTarget(
       name: "CLITests",

@@ -23,7 +23,7 @@ public enum CSVReport {
   }
 
   /// `field`, quoted if it holds a comma, quote or line break.
-  static func quote(_ field: String) -> String {
+  public static func quote(_ field: String) -> String {
     guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
     return "\"" + field.replacingQuotes() + "\""
   }

@@ -1,0 +1,39 @@
+import CacheCore
+import Policies
+import TestSupport
+import Testing
+
+/// Every registered policy keeps its invariants after every request, in byte and object
+/// mode, at capacities from one object up to the whole working set.
+@Suite struct InvariantTests {
+  static let names = PolicyRegistry.all.map(\.descriptor.name)
+
+  @Test(arguments: names, [false, true])
+  func invariantsHoldAfterEveryRequest(name: String, objectMode: Bool) throws {
+    let requests = SyntheticTraces.requests(
+      count: 1500, objects: 120, sizes: objectMode ? nil : 1...400, seed: objectMode ? 3 : 4)
+    var sizes: [UInt64: Int64] = [:]
+    for request in requests where sizes[request.key] == nil { sizes[request.key] = request.size }
+    let workingSet = sizes.values.reduce(0, +)
+    let smallest = sizes.values.min() ?? 1
+    for capacity in Set([smallest, 2 * smallest, 7, workingSet / 10, workingSet / 2, workingSet]) where capacity > 0 {
+      let driver = try PolicyDriver(PolicySpec(parsing: name), capacity: capacity)
+      var misses: Int64 = 0
+      for (index, request) in requests.enumerated() {
+        if !driver.serve(request) { misses += 1 }
+        do {
+          try driver.simulation.checkInvariants()
+        } catch {
+          Issue.record("\(name) capacity \(capacity) request \(index): \(error)")
+          return
+        }
+        #expect(driver.simulation.occupiedBytes <= capacity)
+      }
+      #expect(driver.simulation.counters.misses == misses)
+      // With the whole working set every object misses exactly once.
+      if capacity == workingSet {
+        #expect(misses == Int64(sizes.count), "\(name) at the full working set")
+      }
+    }
+  }
+}

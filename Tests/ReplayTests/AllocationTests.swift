@@ -1,0 +1,43 @@
+import CacheCore
+import MallocCounter
+import Policies
+import TestSupport
+import Testing
+import Traces
+
+/// Replay is allocation-free per request: once a cache has reached its peak size,
+/// reading batches and replaying them performs no heap allocation at all.
+@Suite struct AllocationTests {
+  static let requests = SyntheticTraces.requests(count: 60_000, objects: 4_000, sizes: nil, seed: 8)
+  static let path = Paths.temporaryFile("alloc.oracleGeneral.bin", bytes: SyntheticTraces.oracleGeneral(requests))
+
+  @Test(.enabled(if: malloc_counter_available() != 0), arguments: PolicyRegistry.all.map(\.descriptor.name))
+  func steadyStateReplayDoesNotAllocate(policy: String) throws {
+    let spec = try PolicySpec(parsing: policy)
+    let simulation = try spec.entry.makeSimulation(capacity: 500, parameters: spec.parameters)
+    let batch = RequestBatch(capacity: 4096)
+    // First pass: the cache fills and its storage grows to its peak.
+    let warm = try TraceSpec(parsing: "oracle-general").open(Self.path)
+    while try warm.read(into: batch) { simulation.replay(batch, range: 0..<batch.count) }
+    // Second pass, counted: reading and replaying 60 000 requests.
+    let reader = try TraceSpec(parsing: "oracle-general").open(Self.path)
+    malloc_counter_start()
+    var replayed = 0
+    while try reader.read(into: batch) {
+      simulation.replay(batch, range: 0..<batch.count)
+      replayed += batch.count
+    }
+    let allocations = malloc_counter_stop()
+    #expect(replayed == 60_000)
+    #expect(allocations == 0, "\(policy): \(allocations) allocations while replaying \(replayed) requests")
+  }
+
+  @Test(.enabled(if: malloc_counter_available() != 0))
+  func theCounterCountsAllocations() {
+    malloc_counter_start()
+    let array = [Int](repeating: 1, count: Int(malloc_counter_available()) + 1000)
+    let allocations = malloc_counter_stop()
+    #expect(array.count > 1000)
+    #expect(allocations >= 1)
+  }
+}

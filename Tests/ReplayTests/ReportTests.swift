@@ -1,0 +1,67 @@
+import CacheCore
+import Foundation
+import Policies
+import Replay
+import Reports
+import TestSupport
+import Testing
+import Traces
+
+@Suite struct ReportTests {
+  static let required = [
+    "trace", "format", "policy", "params", "capacity", "ignore_size", "requests", "request_bytes", "hits", "misses",
+    "miss_bytes", "hit_ratio", "byte_hit_ratio", "requests_per_second",
+  ]
+
+  static func run() throws -> RunResult {
+    let path = Paths.temporaryFile("r.oracleGeneral.bin", bytes: SyntheticTraces.oracleGeneral(
+      SyntheticTraces.requests(count: 3000, objects: 300, sizes: 10...1000)))
+    return try Replayer(
+      RunConfiguration(
+        tracePath: path, trace: TraceSpec(parsing: "oracle-general"), policies: PolicySpec.parseList("lru,clock:bits=2"),
+        capacities: CapacitySpec.parseList("0.25,64KiB", objectMode: false))
+    ).run()
+  }
+
+  @Test func csvHasTheDocumentedColumnsAndOneRowPerCache() throws {
+    let result = try Self.run()
+    let lines = CSVReport.render([result]).split(separator: "\n").map(String.init)
+    let header = lines[0].split(separator: ",").map(String.init)
+    for column in Self.required { #expect(header.contains(column), "missing column \(column)") }
+    #expect(header == ReportColumn.standard.map(\.name))
+    #expect(lines.count == 1 + 4)
+    let row = lines[3].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let value = { (name: String) in row[header.firstIndex(of: name)!] }
+    #expect(value("policy") == "clock")
+    #expect(value("params") == "bits=2")
+    #expect(value("capacity_spec") == "0.25")
+    let cache = result.caches[2]
+    #expect(value("misses") == String(cache.counters.misses))
+    #expect(value("hits") == String(cache.requests - cache.counters.misses))
+    #expect(Double(value("hit_ratio")) == (cache.hitRatio * 1e6).rounded() / 1e6)
+  }
+
+  @Test func quotingFollowsRFC4180() {
+    #expect(CSVReport.quote("plain") == "plain")
+    #expect(CSVReport.quote("a,b") == "\"a,b\"")
+    #expect(CSVReport.quote("say \"hi\"") == "\"say \"\"hi\"\"\"")
+  }
+
+  @Test func writeIsAtomic() throws {
+    let result = try Self.run()
+    let directory = Paths.temporaryDirectory()
+    let path = directory.appendingPathComponent("out.csv").path
+    try CSVReport.write([result], to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == CSVReport.render([result]))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.csv"])
+  }
+
+  @Test func tableListsEveryCache() throws {
+    let table = TableReport.render(try Self.run())
+    let lines = table.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines[0].hasPrefix("policy"))
+    #expect(lines[1].hasPrefix("lru "))
+    #expect(lines[3].hasPrefix("clock:bits=2"))
+  }
+}
