@@ -36,7 +36,9 @@ struct GenZipf: ParsableCommand {
   @Option(help: "Mean request rate (requests per second of trace time).")
   var rate: Double = 1000
 
-  @Option(help: ArgumentHelp("Output format: oracle-general or csv (default: csv for *.csv, else oracle-general).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp(
+      "Output format: oracle-general or csv (default: csv for *.csv, else oracle-general).", valueName: "name"))
   var format: String?
 
   @Option(help: ArgumentHelp("Output file (written atomically).", valueName: "path"))

@@ -23,7 +23,8 @@ struct Policies: ParsableCommand {
       text += "\(descriptor.name)\(pad)  \(descriptor.summary)\n"
       let indent = String(repeating: " ", count: width + 2)
       for parameter in descriptor.parameters {
-        text += "\(indent)\(parameter.name)=\(parameter.defaultValue)  \(parameter.help) (\(parameter.valueDescription))\n"
+        text +=
+          "\(indent)\(parameter.name)=\(parameter.defaultValue)  \(parameter.help) (\(parameter.valueDescription))\n"
       }
       if !descriptor.aliases.isEmpty { text += "\(indent)aliases: \(descriptor.aliases.joined(separator: ", "))\n" }
       if details {

@@ -29,13 +29,19 @@ struct Run: ParsableCommand {
   @Option(help: ArgumentHelp("Comma-separated policies, e.g. lru,fifo,clock:bits=2,sieve.", valueName: "list"))
   var policies: String
 
-  @Option(help: ArgumentHelp("Comma-separated cache sizes: 512, 64KiB, 1.5GiB, or fractions of the working set such as 0.1.", valueName: "list"))
+  @Option(
+    help: ArgumentHelp(
+      "Comma-separated cache sizes: 512, 64KiB, 1.5GiB, or fractions of the working set such as 0.1.", valueName: "list"
+    ))
   var sizes: String
 
   @Flag(help: "Object mode: treat every object as size 1; sizes count objects.")
   var ignoreSize = false
 
-  @Option(help: ArgumentHelp("Warm-up not counted in the results: a fraction of the requests (0.2) or trace time (3600s, 30m, 2h).", valueName: "F|Ns"))
+  @Option(
+    help: ArgumentHelp(
+      "Warm-up not counted in the results: a fraction of the requests (0.2) or trace time (3600s, 30m, 2h).",
+      valueName: "F|Ns"))
   var warmup: String?
 
   @Option(help: ArgumentHelp("Write the CSV report to this file (atomically).", valueName: "file.csv"))
@@ -80,7 +86,8 @@ struct Run: ParsableCommand {
     } else {
       throw ConfigurationError(
         .invalidValue,
-        "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))")
+        "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
+      )
     }
     return RunConfiguration(
       tracePath: trace, trace: traceSpec, policies: try PolicySpec.parseList(policies),

@@ -29,10 +29,13 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
     if ByteCount.hasUnit(trimmed) {
       guard !objectMode else {
         throw ConfigurationError(
-          .invalidValue, "cache size '\(text)' has a byte unit, but --ignore-size counts objects; give a number of objects or a fraction")
+          .invalidValue,
+          "cache size '\(text)' has a byte unit, but --ignore-size counts objects; give a number of objects or a fraction"
+        )
       }
       guard let bytes = ByteCount.parse(trimmed), bytes > 0 else {
-        throw ConfigurationError(.invalidValue, "cache size '\(text)' is not a valid byte count (e.g. 512, 64KiB, 1.5GiB, 0.1)")
+        throw ConfigurationError(
+          .invalidValue, "cache size '\(text)' is not a valid byte count (e.g. 512, 64KiB, 1.5GiB, 0.1)")
       }
       self = .absolute(bytes)
       return
@@ -40,13 +43,15 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
     if let fraction = Double(trimmed), trimmed.contains(".") {
       guard fraction > 0, fraction <= 1 else {
         throw ConfigurationError(
-          .invalidValue, "cache size '\(text)': a fraction of the working set must be in (0, 1]; use a unit for bytes (e.g. 2GiB)")
+          .invalidValue,
+          "cache size '\(text)': a fraction of the working set must be in (0, 1]; use a unit for bytes (e.g. 2GiB)")
       }
       self = .fraction(fraction)
       return
     }
     throw ConfigurationError(
-      .invalidValue, "cache size '\(text)' is not a size: use bytes (512, 64KiB, 1.5GiB) or a fraction of the working set (0.1, 10%)")
+      .invalidValue,
+      "cache size '\(text)' is not a size: use bytes (512, 64KiB, 1.5GiB) or a fraction of the working set (0.1, 10%)")
   }
 
   /// Parses a comma-separated list of sizes.

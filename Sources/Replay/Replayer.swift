@@ -124,7 +124,8 @@ public struct Replayer: Sendable {
       throw .trace(
         TraceError(
           .io, path: config.tracePath,
-          "the trace changed while being read: \(summary.requests) requests in the pre-pass, \(replayed) in the replay"))
+          "the trace changed while being read: \(summary.requests) requests in the pre-pass, \(replayed) in the replay")
+      )
     }
 
     var caches: [CacheResult] = []
@@ -177,7 +178,8 @@ public struct Replayer: Sendable {
         throw .configuration(
           ConfigurationError(
             .invalidValue,
-            "cache size \(spec) of a working set of \(summary?.workingSet(objectMode: configuration.ignoreSize) ?? 0) \(unit) is less than 1"))
+            "cache size \(spec) of a working set of \(summary?.workingSet(objectMode: configuration.ignoreSize) ?? 0) \(unit) is less than 1"
+          ))
       }
       result.append(capacity)
     }

@@ -31,7 +31,8 @@ public enum WarmupSpec: Sendable, Equatable, CustomStringConvertible {
       return
     }
     throw ConfigurationError(
-      .invalidValue, "warm-up '\(text)' must be a fraction of the requests in [0, 1) (e.g. 0.2) or trace time (e.g. 3600s, 30m, 2h)")
+      .invalidValue,
+      "warm-up '\(text)' must be a fraction of the requests in [0, 1) (e.g. 0.2) or trace time (e.g. 3600s, 30m, 2h)")
   }
 
   /// Whether resolving needs the total number of requests.

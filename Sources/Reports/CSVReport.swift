@@ -16,7 +16,9 @@ public enum CSVReport {
   }
 
   /// Writes the report for `runs` to `path` atomically (a temporary file renamed into place).
-  public static func write(_ runs: [RunResult], to path: String, columns: [ReportColumn] = ReportColumn.standard) throws(FileError) {
+  public static func write(_ runs: [RunResult], to path: String, columns: [ReportColumn] = ReportColumn.standard)
+    throws(FileError)
+  {
     let file = try AtomicFileWriter(path: path)
     try file.write(render(runs, columns: columns))
     try file.commit()

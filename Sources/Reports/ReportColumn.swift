@@ -14,7 +14,10 @@ public struct ReportColumn: Sendable {
   public let isTiming: Bool
   let value: @Sendable (RunResult, CacheResult) -> String
 
-  init(_ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (RunResult, CacheResult) -> String) {
+  init(
+    _ name: String, _ meaning: String, timing: Bool = false,
+    _ value: @escaping @Sendable (RunResult, CacheResult) -> String
+  ) {
     self.name = name
     self.meaning = meaning
     self.isTiming = timing
@@ -29,16 +32,19 @@ public struct ReportColumn: Sendable {
   /// The documented column set, in report order.
   public static let standard: [ReportColumn] = [
     ReportColumn("trace", "trace file path as given") { run, _ in run.configuration.tracePath },
-    ReportColumn("format", "trace format with its explicit parameters") { run, _ in run.configuration.trace.description },
+    ReportColumn("format", "trace format with its explicit parameters") { run, _ in run.configuration.trace.description
+    },
     ReportColumn("policy", "policy name") { _, cache in cache.policy.name },
     ReportColumn("params", "every policy parameter, k=v;k=v") { _, cache in
       cache.policy.parameters.description.replacingCommas()
     },
-    ReportColumn("capacity", "cache capacity in bytes (objects with ignore_size)") { _, cache in String(cache.capacity) },
+    ReportColumn("capacity", "cache capacity in bytes (objects with ignore_size)") { _, cache in String(cache.capacity)
+    },
     ReportColumn("capacity_spec", "the size as given (fraction of working set or absolute)") { _, cache in
       cache.capacitySpec.description
     },
-    ReportColumn("ignore_size", "true in object mode (every size 1)") { run, _ in String(run.configuration.ignoreSize) },
+    ReportColumn("ignore_size", "true in object mode (every size 1)") { run, _ in String(run.configuration.ignoreSize)
+    },
     ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") { run, _ in
       run.configuration.warmup.description
     },
@@ -72,7 +78,9 @@ public struct ReportColumn: Sendable {
     ReportColumn("replay_seconds", "seconds this cache spent replaying", timing: true) { _, cache in
       Decimal.fixed(cache.replaySeconds, 6)
     },
-    ReportColumn("requests_per_second", "replayed requests / replay_seconds (policy + engine, single thread)", timing: true) {
+    ReportColumn(
+      "requests_per_second", "replayed requests / replay_seconds (policy + engine, single thread)", timing: true
+    ) {
       run, cache in
       Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests), 0)
     },

@@ -89,7 +89,8 @@ public final class OracleGeneralWriter: TraceWriter {
     var done = 0
     while done < bytes.count {
       let base = bytes.baseAddress! + done
-      let count = isRead
+      let count =
+        isRead
         ? pread(file.descriptor, base, bytes.count - done, off_t(offset) + off_t(done))
         : pwrite(file.descriptor, base, bytes.count - done, off_t(offset) + off_t(done))
       if count < 0 {

@@ -76,7 +76,9 @@ enum CLI {
     var reports: [String] = []
     for name in ["a.csv", "b.csv"] {
       let path = directory.appendingPathComponent(name).path
-      let outcome = try CLI.run(["run", "--trace", Self.trace, "--policies", "sieve,lru", "--sizes", "20KiB,0.3", "--output", path, "--quiet"])
+      let outcome = try CLI.run([
+        "run", "--trace", Self.trace, "--policies", "sieve,lru", "--sizes", "20KiB,0.3", "--output", path, "--quiet",
+      ])
       #expect(outcome.status == 0)
       #expect(outcome.stdout.isEmpty)
       // Drop the timing columns, which are the only ones allowed to differ.
@@ -89,12 +91,27 @@ enum CLI {
   }
 
   @Test(arguments: [
-    (["run", "--trace", "x.csv", "--policies", "lru,nope", "--sizes", "1"], "unknown policy 'nope'; known policies: fifo, lru"),
-    (["run", "--trace", "x.csv", "--policies", "clock:size=2", "--sizes", "1"], "clock has no parameter 'size' (known: bits)"),
-    (["run", "--trace", "x.csv", "--format", "parquet", "--policies", "lru", "--sizes", "1"], "known formats: oracle-general"),
+    (
+      ["run", "--trace", "x.csv", "--policies", "lru,nope", "--sizes", "1"],
+      "unknown policy 'nope'; known policies: fifo, lru"
+    ),
+    (
+      ["run", "--trace", "x.csv", "--policies", "clock:size=2", "--sizes", "1"],
+      "clock has no parameter 'size' (known: bits)"
+    ),
+    (
+      ["run", "--trace", "x.csv", "--format", "parquet", "--policies", "lru", "--sizes", "1"],
+      "known formats: oracle-general"
+    ),
     (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "12XB"], "cache size '12XB'"),
-    (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "2.5"], "fraction of the working set must be in (0, 1]"),
-    (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "1KiB", "--ignore-size"], "--ignore-size counts objects"),
+    (
+      ["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "2.5"],
+      "fraction of the working set must be in (0, 1]"
+    ),
+    (
+      ["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "1KiB", "--ignore-size"],
+      "--ignore-size counts objects"
+    ),
     (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "1", "--warmup", "2"], "warm-up '2'"),
     (["run", "--trace", "x.unknown", "--policies", "lru", "--sizes", "1"], "cannot tell the format"),
     (["run", "--policies", "lru", "--sizes", "1"], "Missing expected argument '--trace"),
@@ -125,7 +142,9 @@ enum CLI {
   }
 
   @Test func anUnwritableReportFailsBeforeReplaying() throws {
-    let outcome = try CLI.run(["run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10", "--output", "/nonexistent/r.csv"])
+    let outcome = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10", "--output", "/nonexistent/r.csv",
+    ])
     #expect(outcome.status == 1)
     #expect(outcome.stderr.contains("/nonexistent/r.csv: cannot create a file here"))
     #expect(!outcome.stdout.contains("hit ratio"))
@@ -136,7 +155,9 @@ enum CLI {
     let first = directory.appendingPathComponent("z1.oracleGeneral.bin").path
     let second = directory.appendingPathComponent("z2.oracleGeneral.bin").path
     for path in [first, second] {
-      let outcome = try CLI.run(["gen", "zipf", "--objects", "1000", "--requests", "20000", "--alpha", "0.9", "--seed", "3", "--output", path])
+      let outcome = try CLI.run([
+        "gen", "zipf", "--objects", "1000", "--requests", "20000", "--alpha", "0.9", "--seed", "3", "--output", path,
+      ])
       #expect(outcome.status == 0, "\(outcome.stderr)")
     }
     #expect(FileManager.default.contentsEqual(atPath: first, andPath: second))

@@ -37,7 +37,8 @@ import Testing
     #expect {
       _ = try AtomicFileWriter(path: "/nonexistent-dir-cachelab/report.csv")
     } throws: { error in
-      (error as? FileError)?.description.contains("/nonexistent-dir-cachelab/report.csv: cannot create a file here") ?? false
+      (error as? FileError)?.description.contains("/nonexistent-dir-cachelab/report.csv: cannot create a file here")
+        ?? false
     }
   }
 }

@@ -110,10 +110,11 @@ import Testing
 }
 
 @Suite struct ByteCountTests {
-  @Test(arguments: [
-    ("512", 512), ("64KiB", 65536), ("1.5GiB", 1_610_612_736), ("10MB", 10_000_000), ("2g", 2_147_483_648),
-    ("1 MiB", 1_048_576), ("0", 0), ("100B", 100),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("512", 512), ("64KiB", 65536), ("1.5GiB", 1_610_612_736), ("10MB", 10_000_000), ("2g", 2_147_483_648),
+      ("1 MiB", 1_048_576), ("0", 0), ("100B", 100),
+    ] as [(String, Int64)])
   func parses(text: String, bytes: Int64) {
     #expect(ByteCount.parse(text) == bytes)
   }

@@ -68,7 +68,8 @@ import Traces
   func lruWithChangingSizesKeepsTheFirstSize(trace: String, format: String) throws {
     let rows = try ReferenceTable.rows(policy: "lru", trace: "cloudPhysicsIO.csv and .vscsi")
     #expect(rows.count == 8)
-    let result = try Self.run(trace, format: format, policy: try PolicySpec(parsing: "lru"), capacities: rows.map(\.capacity))
+    let result = try Self.run(
+      trace, format: format, policy: try PolicySpec(parsing: "lru"), capacities: rows.map(\.capacity))
     Self.check(result, against: rows)
   }
 
@@ -101,7 +102,8 @@ import Traces
       capacities: Array(stride(from: 250, through: 2000, by: 250)), ignoreSize: true)
     #expect(result.replayedRequests == 6015)
     for (cache, expected) in zip(result.caches, published) {
-      #expect(abs(cache.hitRatio * 100 - expected) < 0.005, "gli @\(cache.capacity): \(cache.hitRatio * 100) vs \(expected)")
+      #expect(
+        abs(cache.hitRatio * 100 - expected) < 0.005, "gli @\(cache.capacity): \(cache.hitRatio * 100) vs \(expected)")
     }
   }
 

@@ -6,7 +6,11 @@ import Testing
 /// Straightforward array-based models of the classic policies, written independently
 /// of the arena-based implementations, compared request by request.
 struct ModelCache {
-  enum Kind { case fifo, lru, clock(max: Int), sieve }
+  enum Kind {
+    case fifo, lru
+    case clock(max: Int)
+    case sieve
+  }
 
   let kind: Kind
   let capacity: Int64
@@ -72,7 +76,9 @@ struct ModelCache {
         let expected = model.serve(request)
         let actual = driver.serve(request)
         if expected != actual {
-          Issue.record("\(spec) capacity \(capacity): request \(index) key \(request.key) model hit=\(expected), policy hit=\(actual)")
+          Issue.record(
+            "\(spec) capacity \(capacity): request \(index) key \(request.key) model hit=\(expected), policy hit=\(actual)"
+          )
           return
         }
       }

@@ -23,7 +23,9 @@ import Traces
   }
 
   static func counts(_ result: RunResult) -> [[Int64]] {
-    result.caches.map { [$0.capacity, $0.requests, $0.requestBytes, $0.counters.misses, $0.counters.missBytes, $0.counters.evictions] }
+    result.caches.map {
+      [$0.capacity, $0.requests, $0.requestBytes, $0.counters.misses, $0.counters.missBytes, $0.counters.evictions]
+    }
   }
 
   @Test func resultsDoNotDependOnBatchingOrThreads() throws {
@@ -64,7 +66,8 @@ import Traces
 
   @Test func warmupByFractionSkipsCountingButNotCaching() throws {
     let full = try Replayer(Self.configuration(policies: "lru", sizes: "1.0")).run()
-    let warmed = try Replayer(Self.configuration(policies: "lru", sizes: "1.0", warmup: .fraction(0.5), batch: 999)).run()
+    let warmed = try Replayer(Self.configuration(policies: "lru", sizes: "1.0", warmup: .fraction(0.5), batch: 999))
+      .run()
     #expect(warmed.warmupRequests == 10_000)
     #expect(warmed.caches[0].requests == 10_000)
     // Objects first seen in the warm-up half now hit.
@@ -75,7 +78,9 @@ import Traces
 
   @Test func warmupByTraceTime() throws {
     // Requests are 1 ms apart in the synthetic trace; oracleGeneral keeps whole seconds.
-    let result = try Replayer(Self.configuration(policies: "lru", sizes: "1MiB", warmup: .traceTime(5_000_000), batch: 333)).run()
+    let result = try Replayer(
+      Self.configuration(policies: "lru", sizes: "1MiB", warmup: .traceTime(5_000_000), batch: 333)
+    ).run()
     let start = Self.requests[0].time / 1_000_000
     let expected = Self.requests.filter { $0.time / 1_000_000 < start + 5 }.count
     #expect(result.warmupRequests == Int64(expected))
@@ -83,7 +88,8 @@ import Traces
   }
 
   @Test func warmupCoveringTheWholeTraceCountsNothing() throws {
-    let result = try Replayer(Self.configuration(policies: "lru", sizes: "1MiB", warmup: .traceTime(1_000_000_000_000))).run()
+    let result = try Replayer(Self.configuration(policies: "lru", sizes: "1MiB", warmup: .traceTime(1_000_000_000_000)))
+      .run()
     #expect(result.warmupRequests == 20_000)
     #expect(result.caches[0].requests == 0 && result.caches[0].counters == MissCounters())
   }
@@ -91,13 +97,16 @@ import Traces
   @Test func optionsThatDoNotFitTheTraceAreConfigurationErrors() throws {
     let text = Paths.temporaryFile("t.txt", text: "1\n2\n3\n")
     #expect {
-      _ = try Replayer(Self.configuration(path: text, format: "txt", policies: "lru", sizes: "2", warmup: .traceTime(1))).run()
+      _ = try Replayer(
+        Self.configuration(path: text, format: "txt", policies: "lru", sizes: "2", warmup: .traceTime(1))
+      ).run()
     } throws: { error in
       guard case .configuration(let inner) = error as? ReplayError else { return false }
       return inner.message.contains("no timestamps")
     }
     #expect {
-      _ = try Replayer(Self.configuration(path: text, format: "txt", policies: "lru", sizes: "0.1", ignoreSize: true)).run()
+      _ = try Replayer(Self.configuration(path: text, format: "txt", policies: "lru", sizes: "0.1", ignoreSize: true))
+        .run()
     } throws: { error in
       guard case .configuration(let inner) = error as? ReplayError else { return false }
       return inner.message.contains("less than 1")

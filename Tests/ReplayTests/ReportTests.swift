@@ -14,11 +14,14 @@ import Traces
   ]
 
   static func run() throws -> RunResult {
-    let path = Paths.temporaryFile("r.oracleGeneral.bin", bytes: SyntheticTraces.oracleGeneral(
-      SyntheticTraces.requests(count: 3000, objects: 300, sizes: 10...1000)))
+    let path = Paths.temporaryFile(
+      "r.oracleGeneral.bin",
+      bytes: SyntheticTraces.oracleGeneral(
+        SyntheticTraces.requests(count: 3000, objects: 300, sizes: 10...1000)))
     return try Replayer(
       RunConfiguration(
-        tracePath: path, trace: TraceSpec(parsing: "oracle-general"), policies: PolicySpec.parseList("lru,clock:bits=2"),
+        tracePath: path, trace: TraceSpec(parsing: "oracle-general"),
+        policies: PolicySpec.parseList("lru,clock:bits=2"),
         capacities: CapacitySpec.parseList("0.25,64KiB", objectMode: false))
     ).run()
   }

@@ -32,8 +32,10 @@ import Testing
 
 @Suite struct WarmupSpecTests {
   @Test(arguments: [
-    ("0.2", WarmupSpec.fraction(0.2)), ("0", .none), ("3600s", .traceTime(3_600_000_000)), ("30m", .traceTime(1_800_000_000)),
-    ("2h", .traceTime(7_200_000_000)), ("1d", .traceTime(86_400_000_000)), ("1.5s", .traceTime(1_500_000)), ("500ms", .traceTime(500_000)),
+    ("0.2", WarmupSpec.fraction(0.2)), ("0", .none), ("3600s", .traceTime(3_600_000_000)),
+    ("30m", .traceTime(1_800_000_000)),
+    ("2h", .traceTime(7_200_000_000)), ("1d", .traceTime(86_400_000_000)), ("1.5s", .traceTime(1_500_000)),
+    ("500ms", .traceTime(500_000)),
   ])
   func parses(text: String, expected: WarmupSpec) throws {
     #expect(try WarmupSpec(parsing: text) == expected)

@@ -73,7 +73,9 @@ import Workloads
     #expect(abs(Double(sizes[10_000]) - 4096) < 250)
   }
 
-  @Test(arguments: ["gamma", "uniform:min=20,max=10", "lognormal:sigma=-1", "fixed:abc", "uniform:size=3", "pareto:min=0,max=10"])
+  @Test(arguments: [
+    "gamma", "uniform:min=20,max=10", "lognormal:sigma=-1", "fixed:abc", "uniform:size=3", "pareto:min=0,max=10",
+  ])
   func invalidDistributionsAreRejected(text: String) {
     #expect(throws: ConfigurationError.self) { _ = try SizeDistribution(parsing: text) }
   }
@@ -82,7 +84,8 @@ import Workloads
 @Suite struct ZipfWorkloadTests {
   static func generate(_ workload: ZipfWorkload, csv: Bool) throws -> String {
     let path = Paths.temporaryDirectory().appendingPathComponent(csv ? "z.csv" : "z.oracleGeneral.bin").path
-    let writer: any TraceWriter = csv ? try CSVTraceWriter(path: path) : try OracleGeneralWriter(path: path, computeNextAccess: true)
+    let writer: any TraceWriter =
+      csv ? try CSVTraceWriter(path: path) : try OracleGeneralWriter(path: path, computeNextAccess: true)
     try workload.generate(into: writer)
     try writer.commit()
     return path

@@ -48,16 +48,22 @@ import Traces
     var bytes = SyntheticTraces.oracleGeneral((0..<3).map { Request(key: UInt64($0), size: 1) })
     bytes.removeLast(5)
     Self.expectError(Paths.temporaryFile("cut.bin", bytes: bytes), "oracle-general", record: 3, containing: "truncated")
-    Self.expectError(Paths.temporaryFile("cut.vscsi", bytes: [UInt8](repeating: 0, count: 70)), "vscsi", record: 3, containing: "truncated")
-    Self.expectError(Paths.temporaryFile("cut.i32", bytes: [0, 0, 0, 1, 0, 0]), "int32-be", record: 2, containing: "truncated")
-    Self.expectError(Paths.temporaryFile("cut.i64", bytes: [UInt8](repeating: 1, count: 12)), "int64-be", record: 2, containing: "truncated")
+    Self.expectError(
+      Paths.temporaryFile("cut.vscsi", bytes: [UInt8](repeating: 0, count: 70)), "vscsi", record: 3,
+      containing: "truncated")
+    Self.expectError(
+      Paths.temporaryFile("cut.i32", bytes: [0, 0, 0, 1, 0, 0]), "int32-be", record: 2, containing: "truncated")
+    Self.expectError(
+      Paths.temporaryFile("cut.i64", bytes: [UInt8](repeating: 1, count: 12)), "int64-be", record: 2,
+      containing: "truncated")
   }
 
   @Test func oracleNextAccessMustPointForward() {
     var bytes = SyntheticTraces.oracleGeneral((0..<3).map { Request(key: UInt64($0), size: 1) })
     // Record 2 claims its next access is record 1.
     bytes.replaceSubrange(24 + 16..<24 + 24, with: withUnsafeBytes(of: Int64(1).littleEndian, Array.init))
-    Self.expectError(Paths.temporaryFile("bad.bin", bytes: bytes), "oracle-general", record: 2, containing: "next_access_vtime 1")
+    Self.expectError(
+      Paths.temporaryFile("bad.bin", bytes: bytes), "oracle-general", record: 2, containing: "next_access_vtime 1")
   }
 
   @Test func vscsiTakesBlockLengthAndMicroseconds() throws {
@@ -79,7 +85,8 @@ import Traces
     var bytes32: [UInt8] = []
     SyntheticTraces.append(&bytes32, Int32(-2).bigEndian)
     SyntheticTraces.append(&bytes32, Int32(258).bigEndian)
-    #expect(try Self.read(Paths.temporaryFile("k32", bytes: bytes32), "int32-be").map(\.key) == [UInt64(bitPattern: -2), 258])
+    #expect(
+      try Self.read(Paths.temporaryFile("k32", bytes: bytes32), "int32-be").map(\.key) == [UInt64(bitPattern: -2), 258])
     var bytes64: [UInt8] = []
     SyntheticTraces.append(&bytes64, Int64(1 << 40).bigEndian)
     let read = try Self.read(Paths.temporaryFile("k64", bytes: bytes64), "int64-be")
@@ -100,22 +107,27 @@ import Traces
     #expect(read.map(\.key) == [5, 6, KeyHash.hash("http://x/a"), 7])
     #expect(read.allSatisfy { $0.size == 1 && $0.time == 0 })
     Self.expectError(path, "txt:key-type=int", record: 5, containing: "not an integer")
-    Self.expectError(Paths.temporaryFile("bin.txt", bytes: [0x31, 0x0A, 0x00, 0x01, 0x0A]), "txt", record: 2, containing: "control byte")
+    Self.expectError(
+      Paths.temporaryFile("bin.txt", bytes: [0x31, 0x0A, 0x00, 0x01, 0x0A]), "txt", record: 2,
+      containing: "control byte")
   }
 
   @Test func idSizeReadsIdAndSize() throws {
     let read = try Self.read(Paths.temporaryFile("t.trace", text: "1 0 68\n2\t17  7454\n\n"), "id-size")
     #expect(read == [Request(key: 0, size: 68), Request(key: 17, size: 7454)])
-    Self.expectError(Paths.temporaryFile("short.trace", text: "1 0 68\n2 17\n"), "id-size", record: 2, containing: "expected 3 fields")
-    Self.expectError(Paths.temporaryFile("neg.trace", text: "1 0 -68\n"), "id-size", record: 1, containing: "size '-68'")
+    Self.expectError(
+      Paths.temporaryFile("short.trace", text: "1 0 68\n2 17\n"), "id-size", record: 2, containing: "expected 3 fields")
+    Self.expectError(
+      Paths.temporaryFile("neg.trace", text: "1 0 -68\n"), "id-size", record: 1, containing: "size '-68'")
   }
 
   @Test func csvFindsColumnsByHeaderName() throws {
     let path = Paths.temporaryFile("t.csv", text: "version,time,op,size,lbn\n1,10,2a,512,42\n1,11.5,28,4096,abc\n")
     let read = try Self.read(path, "csv")
-    #expect(read == [
-      Request(time: 10_000_000, key: 42, size: 512), Request(time: 11_500_000, key: KeyHash.hash("abc"), size: 4096),
-    ])
+    #expect(
+      read == [
+        Request(time: 10_000_000, key: 42, size: 512), Request(time: 11_500_000, key: KeyHash.hash("abc"), size: 4096),
+      ])
     let reader = try TraceSpec(parsing: "csv").open(path)
     #expect(reader.traits == TraceTraits(hasTime: true, hasSize: true))
   }
@@ -139,10 +151,15 @@ import Traces
   @Test func csvErrorsNameTheLine() {
     let path = Paths.temporaryFile("bad.csv", text: "time,key,size\n1,2,3\n2,3\n3,4,5\n")
     Self.expectError(path, "csv", record: 3, containing: "expected at least 3 fields, found 2")
-    Self.expectError(Paths.temporaryFile("bad2.csv", text: "time,key,size\n1,2,x\n"), "csv", record: 2, containing: "size 'x'")
-    Self.expectError(Paths.temporaryFile("bad3.csv", text: "time,key,size\n-1,2,3\n"), "csv", record: 2, containing: "time '-1'")
-    Self.expectError(Paths.temporaryFile("bad4.csv", text: "time,key,size\n1,\"2,3\n"), "csv", record: 2, containing: "unterminated")
-    Self.expectError(Paths.temporaryFile("bad5.csv", text: "a,b,c\n1,2,3\n"), "csv:header=true", record: 1, containing: "no key column")
+    Self.expectError(
+      Paths.temporaryFile("bad2.csv", text: "time,key,size\n1,2,x\n"), "csv", record: 2, containing: "size 'x'")
+    Self.expectError(
+      Paths.temporaryFile("bad3.csv", text: "time,key,size\n-1,2,3\n"), "csv", record: 2, containing: "time '-1'")
+    Self.expectError(
+      Paths.temporaryFile("bad4.csv", text: "time,key,size\n1,\"2,3\n"), "csv", record: 2, containing: "unterminated")
+    Self.expectError(
+      Paths.temporaryFile("bad5.csv", text: "a,b,c\n1,2,3\n"), "csv:header=true", record: 1, containing: "no key column"
+    )
   }
 
   @Test func smallAndLargeBatchesReadTheSame() throws {

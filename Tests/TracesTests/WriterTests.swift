@@ -25,13 +25,16 @@ import Traces
     let writer = try CSVTraceWriter(path: path)
     for request in requests { try writer.write(request) }
     try writer.commit()
-    #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("time,key,size\n1.25,7,100\n2,18446744073709551615,0\n3.000001,0,5\n"))
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8).hasPrefix(
+        "time,key,size\n1.25,7,100\n2,18446744073709551615,0\n3.000001,0,5\n"))
     let reader = try TraceSpec(parsing: "csv").open(path)
     #expect(try reader.collect() == requests)
   }
 
   @Test func oracleWriterRejectsValuesThatDoNotFit() throws {
-    let writer = try OracleGeneralWriter(path: Paths.temporaryDirectory().appendingPathComponent("x.bin").path, computeNextAccess: false)
+    let writer = try OracleGeneralWriter(
+      path: Paths.temporaryDirectory().appendingPathComponent("x.bin").path, computeNextAccess: false)
     #expect(throws: FileError.self) { try writer.write(Request(key: 1, size: 1 << 33)) }
   }
 }

@@ -77,7 +77,8 @@ struct CSVParser: LineParser {
         if !explicitColumns.size { sizeColumn = names.firstIndex { Self.sizeNames.contains($0) } }
         if keyColumn == nil {
           throw fail(
-            "no key column: name one key/obj_id/id/lbn in the header or set key-col=N (header: \(names.joined(separator: ",")))")
+            "no key column: name one key/obj_id/id/lbn in the header or set key-col=N (header: \(names.joined(separator: ",")))"
+          )
         }
       } else {
         lines.pushBack()
@@ -122,19 +123,23 @@ struct CSVParser: LineParser {
       if index == keyColumn {
         let field = ByteParsing.trim(raw)
         guard let key = keyType.key(field) else {
-          throw LineError("key '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not valid for key-type=\(keyType.rawValue)")
+          throw LineError(
+            "key '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not valid for key-type=\(keyType.rawValue)"
+          )
         }
         parsed.key = key
       } else if index == timeColumn {
         let field = ByteParsing.trim(raw)
         guard let time = ByteParsing.microseconds(field, unit: timeUnit) else {
-          throw LineError("time '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative number")
+          throw LineError(
+            "time '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative number")
         }
         parsed.time = time
       } else if index == sizeColumn {
         let field = ByteParsing.trim(raw)
         guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
-          throw LineError("size '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative integer")
+          throw LineError(
+            "size '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative integer")
         }
         parsed.size = Int64(size)
       }
@@ -154,11 +159,20 @@ extension TraceFormat {
     name: "csv",
     summary: "delimited text; time/key/size columns by header name or time-col/key-col/size-col",
     parameters: [
-      ParameterSpec("key-col", default: "0", .integer(0...4096), help: "1-based key column (0: find by header name)", aliases: ["obj-id-col"]),
-      ParameterSpec("time-col", default: "0", .integer(0...4096), help: "1-based time column (0: by header name, else none)"),
-      ParameterSpec("size-col", default: "0", .integer(0...4096), help: "1-based size column (0: by header name, else size 1)", aliases: ["obj-size-col"]),
-      ParameterSpec("header", default: "auto", .choice(["auto", "true", "false"]), help: "whether line 1 names the columns (auto: if it holds a known name)", aliases: ["has-header"]),
-      ParameterSpec("delimiter", default: "auto", .choice(["auto", "comma", "tab", "space", "semicolon", "pipe"]), help: "field separator (space: runs of spaces/tabs)"),
+      ParameterSpec(
+        "key-col", default: "0", .integer(0...4096), help: "1-based key column (0: find by header name)",
+        aliases: ["obj-id-col"]),
+      ParameterSpec(
+        "time-col", default: "0", .integer(0...4096), help: "1-based time column (0: by header name, else none)"),
+      ParameterSpec(
+        "size-col", default: "0", .integer(0...4096), help: "1-based size column (0: by header name, else size 1)",
+        aliases: ["obj-size-col"]),
+      ParameterSpec(
+        "header", default: "auto", .choice(["auto", "true", "false"]),
+        help: "whether line 1 names the columns (auto: if it holds a known name)", aliases: ["has-header"]),
+      ParameterSpec(
+        "delimiter", default: "auto", .choice(["auto", "comma", "tab", "space", "semicolon", "pipe"]),
+        help: "field separator (space: runs of spaces/tabs)"),
       KeyType.spec,
       TimeUnit.spec,
     ],
