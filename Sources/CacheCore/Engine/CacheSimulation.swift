@@ -48,42 +48,9 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func resetCounters() { _counters = MissCounters() }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 
-  @inlinable
   public func replay(_ batch: RequestBatch, range: Range<Int>) {
     batch.withRequests { requests in
-      Self.replay(&policy, requests, range, &_counters)
+      policy.replay(requests, range: range, counters: &_counters)
     }
-  }
-
-  /// The hot loop: one ``EvictionPolicy/handle(_:victims:)`` per request, no allocation.
-  @inlinable
-  static func replay(
-    _ policy: inout P, _ requests: UnsafeBufferPointer<Request>, _ range: Range<Int>,
-    _ counters: inout MissCounters
-  ) {
-    var victims = EvictionCounter()
-    var misses = counters.misses
-    var missBytes = counters.missBytes
-    var rejected = counters.rejected
-    let end = range.upperBound
-    for index in range {
-      if index &+ 8 < end { policy.prefetch(requests[index &+ 8].key, stage: 1) }
-      let request = requests[index]
-      switch policy.handle(request, victims: &victims) {
-      case .hit:
-        break
-      case .inserted:
-        misses &+= 1
-        missBytes &+= request.size
-      case .rejected:
-        misses &+= 1
-        missBytes &+= request.size
-        rejected &+= 1
-      }
-    }
-    counters.misses = misses
-    counters.missBytes = missBytes
-    counters.rejected = rejected
-    counters.evictions &+= victims.count
   }
 }

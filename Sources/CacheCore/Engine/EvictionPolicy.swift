@@ -44,6 +44,11 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   /// Serves one request: hit, or miss with evictions reported to `victims`.
   mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
 
+  /// Serves `requests[range]` in order, adding to `counters`. The default (shared by all
+  /// policies) is the replay hot loop; being a requirement, each policy's conformance
+  /// gets a copy specialised for it, with `handle` and the storage calls inlined.
+  mutating func replay(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters)
+
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
   /// requests later) the entry the bucket points to. Optional; the default does nothing.
   func prefetch(_ key: UInt64, stage: Int)
@@ -70,6 +75,37 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
+
+  /// The replay hot loop: one ``handle(_:victims:)`` per request, no allocation.
+  @inlinable
+  public mutating func replay(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters
+  ) {
+    var victims = EvictionCounter()
+    var misses = counters.misses
+    var missBytes = counters.missBytes
+    var rejected = counters.rejected
+    let end = range.upperBound
+    for index in range {
+      if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 1) }
+      let request = requests[index]
+      switch handle(request, victims: &victims) {
+      case .hit:
+        break
+      case .inserted:
+        misses &+= 1
+        missBytes &+= request.size
+      case .rejected:
+        misses &+= 1
+        missBytes &+= request.size
+        rejected &+= 1
+      }
+    }
+    counters.misses = misses
+    counters.missBytes = missBytes
+    counters.rejected = rejected
+    counters.evictions &+= victims.count
+  }
 
   /// Checks the bookkeeping every policy shares: occupancy within capacity.
   public func checkOccupancy() throws(InvariantViolation) {

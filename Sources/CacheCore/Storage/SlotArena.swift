@@ -89,7 +89,7 @@ public struct SlotArena<Extra>: ~Copyable {
   }
 
   /// Returns the slot holding `key`, or -1.
-  @inlinable
+  @inlinable @inline(__always)
   public func find(_ key: UInt64) -> Int32 {
     var slot = buckets[bucket(of: key)]
     while slot >= 0 {
@@ -101,7 +101,7 @@ public struct SlotArena<Extra>: ~Copyable {
   }
 
   /// Stores a new entry (the key must be absent) and returns its slot; the entry is in no list.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func insert(key: UInt64, size: Int64, extra: Extra) -> Int32 {
     if liveCount >= bucketCount { growBuckets() }
     let b = bucket(of: key)
@@ -124,7 +124,7 @@ public struct SlotArena<Extra>: ~Copyable {
 
   /// Drops the entry at `slot` from the hash index and frees the slot. The caller must
   /// already have unlinked it from its list.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func remove(_ slot: Int32) {
     let node = nodes + Int(slot)
     let b = bucket(of: node.pointee.key)

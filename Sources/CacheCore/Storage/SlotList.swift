@@ -25,7 +25,7 @@ public struct SlotList: Sendable {
 
 extension SlotArena {
   /// Links `slot` in front of `list`'s head. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func pushFront(_ slot: Int32, to list: inout SlotList) {
     let node = nodes + Int(slot)
     node.pointee.prev = -1
@@ -37,7 +37,7 @@ extension SlotArena {
   }
 
   /// Links `slot` behind `list`'s tail. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func pushBack(_ slot: Int32, to list: inout SlotList) {
     let node = nodes + Int(slot)
     node.pointee.next = -1
@@ -49,7 +49,7 @@ extension SlotArena {
   }
 
   /// Unlinks `slot` from `list`, which must contain it. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func unlink(_ slot: Int32, from list: inout SlotList) {
     let node = nodes + Int(slot)
     let prev = node.pointee.prev
@@ -61,7 +61,7 @@ extension SlotArena {
   }
 
   /// Moves `slot`, already in `list`, to the head. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func moveToFront(_ slot: Int32, in list: inout SlotList) {
     guard list.head != slot else { return }
     let node = nodes + Int(slot)
@@ -77,7 +77,7 @@ extension SlotArena {
   }
 
   /// Unlinks and returns the tail of `list`, which must not be empty. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func popBack(from list: inout SlotList) -> Int32 {
     let slot = list.tail
     unlink(slot, from: &list)
@@ -85,7 +85,7 @@ extension SlotArena {
   }
 
   /// Unlinks `slot` from `list` and frees it, returning what it held. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func evict(_ slot: Int32, from list: inout SlotList) -> Victim {
     let node = nodes + Int(slot)
     let victim = Victim(key: node.pointee.key, size: node.pointee.size)
