@@ -6,8 +6,8 @@ public struct CacheLab: ParsableCommand {
     commandName: "cachelab",
     abstract: "Cache-policy simulator and benchmark suite.",
     discussion: """
-      Replays request traces through eviction policies and cache sizes and reports hit
-      ratios, miss bytes and simulator speed. Bad arguments exit 64; unreadable or
+      Replays request traces through eviction policies and cache sizes and reports hit \
+      ratios, miss bytes and simulator speed. Bad arguments exit 64; unreadable or \
       malformed input files exit 1 with 'path:line: message'.
       """,
     version: "0.1.0",

@@ -9,9 +9,9 @@ struct GenZipf: ParsableCommand {
     commandName: "zipf",
     abstract: "Write a seeded Zipf(alpha) trace over N objects.",
     discussion: """
-      Popularity is sampled with GSL's alias method, sizes are fixed per object and drawn
-      from --sizes, arrivals are a Poisson process at --rate requests per second. The same
-      options always write the same file. oracle-general output carries exact next-access
+      Popularity is sampled with GSL's alias method, sizes are fixed per object and drawn \
+      from --sizes, arrivals are a Poisson process at --rate requests per second. The same \
+      options always write the same file. oracle-general output carries exact next-access \
       indices (one backward pass at the end); CSV output is 'time,key,size'.
       """)
 

@@ -10,10 +10,10 @@ struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay a trace through several policies and cache sizes in one pass.",
     discussion: """
-      Prints a table and, with --output, writes a CSV report (atomically). Policies are
-      'name' or 'name:key=value,...' (see 'cachelab policies'); sizes are bytes (512,
-      64KiB, 1.5GiB) or fractions of the working set (0.1, 10%), which cost one extra pass
-      over the trace. Objects larger than a cache are never inserted; a hit does not change
+      Prints a table and, with --output, writes a CSV report (atomically). Policies are \
+      'name' or 'name:key=value,...' (see 'cachelab policies'); sizes are bytes (512, \
+      64KiB, 1.5GiB) or fractions of the working set (0.1, 10%), which cost one extra pass \
+      over the trace. Objects larger than a cache are never inserted; a hit does not change \
       an object's stored size (libCacheSim semantics).
       """)
 

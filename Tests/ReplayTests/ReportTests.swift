@@ -68,3 +68,23 @@ import Traces
     #expect(lines[3].hasPrefix("clock:bits=2"))
   }
 }
+
+/// The README stays current: every report column, policy and trace format is documented.
+@Suite struct ReadmeTests {
+  static let readme =
+    (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+  static let tracesReadme =
+    (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("Traces/README.md"), encoding: .utf8)) ?? ""
+
+  @Test func everyColumnPolicyAndFormatIsDocumented() {
+    for column in ReportColumn.standard {
+      #expect(Self.readme.contains("| `\(column.name)` |"), "README lacks column \(column.name)")
+    }
+    for entry in PolicyRegistry.all {
+      #expect(Self.readme.contains("| `\(entry.descriptor.name)` |"), "README lacks policy \(entry.descriptor.name)")
+    }
+    for format in TraceFormat.all {
+      #expect(Self.tracesReadme.contains("| `\(format.name)` |"), "Traces/README.md lacks format \(format.name)")
+    }
+  }
+}

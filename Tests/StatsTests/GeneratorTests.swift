@@ -132,3 +132,17 @@ import Workloads
     #expect(csv.map { $0.time / 1_000_000 } == oracle.map { $0.time / 1_000_000 })
   }
 }
+
+@Suite struct DefaultTraceTests {
+  /// The trace the main job ships with is exactly what the documented `gen zipf` command
+  /// writes (see Traces/README.md): anyone can regenerate it.
+  @Test func theCommittedDefaultTraceIsReproducible() throws {
+    let committed = Paths.packageRoot.appendingPathComponent("Traces/zipf-demo.oracleGeneral.bin")
+    let workload = ZipfWorkload(objects: 10_000, requests: 80_000, alpha: 0.9, seed: 2026, rate: 100)
+    let regenerated = try ZipfWorkloadTests.generate(workload, csv: false)
+    #expect(
+      try Data(contentsOf: committed) == Data(contentsOf: URL(fileURLWithPath: regenerated)),
+      "Traces/zipf-demo.oracleGeneral.bin differs from: cachelab gen zipf --objects 10000 --requests 80000 --alpha 0.9 --seed 2026 --rate 100"
+    )
+  }
+}

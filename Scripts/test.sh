@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite (what CI runs): installs libgsl-dev if missing, checks formatting,
+# then builds and runs every test. Tests that read ../shared/traces fail under CI=true
+# when a trace is missing, and are skipped with a message otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash Scripts/ensure-deps.sh
+swift format lint --strict --recursive Sources Tests Package.swift
+swift build --build-tests
+swift test --skip-build
