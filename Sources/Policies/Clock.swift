@@ -60,29 +60,18 @@ public struct Clock: EvictionPolicy, ~Copyable {
     return arena.evict(slot, from: &queue)
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    return slot < 0 ? nil : arena.evict(slot, from: &queue)
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
 
-  public func contains(_ key: UInt64) -> Bool { arena.find(key) >= 0 }
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) {
-    if stage == 1 { arena.prefetchBucket(of: key) } else { arena.prefetchNode(of: key) }
-  }
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
     let maxCount = maxCount
-    try arena.checkList(queue, named: "clock queue") { node throws(InvariantViolation) in
-      guard node.extra <= maxCount else {
-        throw InvariantViolation("counter \(node.extra) above \(maxCount)")
-      }
-    }
-    guard queue.count == arena.count else {
-      throw InvariantViolation("queue holds \(queue.count) of \(arena.count) entries")
+    try arena.checkSoleList(queue, named: "clock queue") { node throws(InvariantViolation) in
+      guard node.extra <= maxCount else { throw InvariantViolation("counter \(node.extra) above \(maxCount)") }
     }
   }
 }

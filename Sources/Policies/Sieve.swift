@@ -62,20 +62,14 @@ public struct Sieve: EvictionPolicy, ~Copyable {
     return arena.evict(slot, from: &queue)
   }
 
-  public func contains(_ key: UInt64) -> Bool { arena.find(key) >= 0 }
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) {
-    if stage == 1 { arena.prefetchBucket(of: key) } else { arena.prefetchNode(of: key) }
-  }
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
-    try arena.checkList(queue, named: "sieve queue")
-    guard queue.count == arena.count else {
-      throw InvariantViolation("queue holds \(queue.count) of \(arena.count) entries")
-    }
+    try arena.checkSoleList(queue, named: "sieve queue")
     guard hand < 0 || arena.isLive(hand) else {
       throw InvariantViolation("hand \(hand) points at a free slot")
     }

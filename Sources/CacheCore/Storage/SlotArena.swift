@@ -241,6 +241,12 @@ extension SlotArena {
     cachelab_prefetch(buckets + bucket(of: key))
   }
 
+  /// Prefetch stage 1 (the bucket) or 2 (the first node) of a lookup of `key`.
+  @inlinable @inline(__always)
+  public func prefetch(_ key: UInt64, stage: Int) {
+    if stage == 1 { prefetchBucket(of: key) } else { prefetchNode(of: key) }
+  }
+
   /// Starts loading the first node of `key`'s bucket (stage 2; the bucket should be cached).
   @inlinable @inline(__always)
   public func prefetchNode(of key: UInt64) {

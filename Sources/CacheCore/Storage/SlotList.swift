@@ -128,3 +128,30 @@ extension SlotArena {
     }
   }
 }
+
+extension SlotArena {
+  /// Whether `key` has an entry.
+  @inlinable
+  public func contains(_ key: UInt64) -> Bool { find(key) >= 0 }
+
+  /// Removes `key` from `list` and frees its slot, if present. O(1).
+  @inlinable
+  public mutating func evict(key: UInt64, from list: inout SlotList) -> Victim? {
+    let slot = find(key)
+    return slot < 0 ? nil : evict(slot, from: &list)
+  }
+
+  /// Checks the hash index and `list`, which must hold every entry of the arena.
+  ///
+  /// - Complexity: O(entries); for tests and debug runs.
+  public func checkSoleList(
+    _ list: SlotList, named name: String,
+    _ check: (SlotNode<Extra>) throws(InvariantViolation) -> Void = { _ in }
+  ) throws(InvariantViolation) {
+    try checkIndex()
+    try checkList(list, named: name, check)
+    guard list.count == count else {
+      throw InvariantViolation("\(name) holds \(list.count) of \(count) entries")
+    }
+  }
+}

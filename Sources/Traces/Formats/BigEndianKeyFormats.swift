@@ -16,20 +16,20 @@ struct BigEndianKeyLayout<Word: FixedWidthInteger & SignedInteger>: RecordLayout
 
 extension TraceFormat {
   /// `int32-be`: big-endian signed 32-bit keys.
-  static let int32BigEndian = TraceFormat(
-    name: "int32-be",
-    summary: "big-endian signed 32-bit keys, one per request (cache2k traces)",
-    traits: BigEndianKeyLayout<Int32>.traits
-  ) { path, _ throws(TraceError) in
-    try FixedRecordReader(path: path, layout: BigEndianKeyLayout<Int32>())
-  }
+  static let int32BigEndian = bigEndianKeys(Int32.self, "int32-be", "(cache2k traces)")
 
   /// `int64-be`: big-endian signed 64-bit keys.
-  static let int64BigEndian = TraceFormat(
-    name: "int64-be",
-    summary: "big-endian signed 64-bit keys, one per request (Scarab, Corda traces)",
-    traits: BigEndianKeyLayout<Int64>.traits
-  ) { path, _ throws(TraceError) in
-    try FixedRecordReader(path: path, layout: BigEndianKeyLayout<Int64>())
+  static let int64BigEndian = bigEndianKeys(Int64.self, "int64-be", "(Scarab, Corda traces)")
+
+  private static func bigEndianKeys<Word: FixedWidthInteger & SignedInteger>(
+    _: Word.Type, _ name: String, _ examples: String
+  ) -> TraceFormat {
+    TraceFormat(
+      name: name,
+      summary: "big-endian signed \(Word.bitWidth)-bit keys, one per request \(examples)",
+      traits: BigEndianKeyLayout<Word>.traits
+    ) { path, _ throws(TraceError) in
+      try FixedRecordReader(path: path, layout: BigEndianKeyLayout<Word>())
+    }
   }
 }
