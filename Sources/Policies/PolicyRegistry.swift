@@ -9,6 +9,11 @@ public enum PolicyRegistry {
     PolicyEntry(LRU.self),
     PolicyEntry(Clock.self),
     PolicyEntry(Sieve.self),
+    PolicyEntry(MRU.self),
+    PolicyEntry(RandomEviction.self),
+    PolicyEntry(CostLRU.self),
+    PolicyEntry(AccessDatePurge.self),
+    PolicyEntry(NSCacheOrder.self),
   ]
 
   /// The entry named `name` (or one of its aliases), case-insensitively.

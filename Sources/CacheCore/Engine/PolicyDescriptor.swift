@@ -16,11 +16,15 @@ public struct PolicyDescriptor: Sendable {
   public var isRandomized: Bool
   /// Whether the policy needs each request's next-access time (offline policies).
   public var needsNextAccess: Bool
+  /// Whether a missed object is always inserted before trimming (no size check), as some
+  /// library caches do: an object larger than the cache then empties it. Otherwise such
+  /// an object is rejected and the cache is left as it was (libCacheSim's rule).
+  public var insertsBeforeTrimming: Bool
 
   public init(
     name: String, aliases: [String] = [], summary: String, origin: String,
     parameters: [ParameterSpec] = [], memoryPerObject: String,
-    isRandomized: Bool = false, needsNextAccess: Bool = false
+    isRandomized: Bool = false, needsNextAccess: Bool = false, insertsBeforeTrimming: Bool = false
   ) {
     self.name = name
     self.aliases = aliases
@@ -30,5 +34,6 @@ public struct PolicyDescriptor: Sendable {
     self.memoryPerObject = memoryPerObject
     self.isRandomized = isRandomized
     self.needsNextAccess = needsNextAccess
+    self.insertsBeforeTrimming = insertsBeforeTrimming
   }
 }

@@ -1,0 +1,61 @@
+import CacheCore
+
+/// Purge by oldest last access from a high watermark down to a low one, as AFNetworking's
+/// `AFAutoPurgingImageCache` (100 MB capacity, purge to 60 MB preferred usage).
+///
+/// Reads refresh the last-access date. A new object is always added first; then, if the
+/// total exceeds the capacity (strictly), objects are removed oldest access first — the
+/// new one included, last — until the total is at most `low × capacity`. So usage dips well
+/// below the capacity after each purge, and purges are rare. Ties in access date follow
+/// access order. Origin: seed-systems §3.1 (AFAutoPurgingImageCache.m).
+/// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
+public struct AccessDatePurge: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "access-date-purge",
+    aliases: ["af-purge"],
+    summary: "when over capacity, purge least recently accessed objects down to a low watermark",
+    origin: "AFNetworking AFAutoPurgingImageCache (100 MB -> 60 MB)",
+    parameters: [
+      ParameterSpec("low", default: "0.6", .real(0...1), help: "purge down to this fraction of the capacity")
+    ],
+    memoryPerObject: "36 B (32 B node + 4 B bucket)",
+    insertsBeforeTrimming: true)
+
+  @usableFromInline var lru: LRU
+  @usableFromInline let lowWatermark: Int64
+  /// Number of purge runs so far.
+  public private(set) var purges: Int64 = 0
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    lru = LRU(capacity: capacity, parameters: parameters, context: context)
+    lowWatermark = Int64((Double(capacity) * parameters.real("low")).rounded(.down))
+  }
+
+  @inlinable public var capacity: Int64 { lru.capacity }
+  @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
+  @inlinable public var objectCount: Int { lru.objectCount }
+
+  @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
+  @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
+  @inlinable public mutating func evict() -> Victim { lru.evict() }
+  public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
+  public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
+
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    if lru.access(request) { return .hit }
+    lru.insert(request)
+    guard lru.occupiedBytes > lru.capacity else { return .inserted }
+    purges += 1
+    while lru.objectCount > 0, lru.occupiedBytes > lowWatermark {
+      victims.record(lru.evict())
+    }
+    return lru.contains(request.key) ? .inserted : .rejected
+  }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try lru.checkInvariants()
+  }
+}

@@ -1,0 +1,57 @@
+import CacheCore
+
+/// Most recently used: a hit moves the object to the head and the head is evicted, so the
+/// object used last leaves first (good for loops larger than the cache).
+///
+/// Origin: Chou & DeWitt 1985; semantics as libCacheSim's `MRU.c`.
+/// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
+public struct MRU: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "mru",
+    summary: "most recently used: evicts the object requested last",
+    origin: "Chou & DeWitt, VLDB 1985; libCacheSim MRU.c",
+    memoryPerObject: "36 B (32 B node + 4 B bucket)")
+
+  @usableFromInline var arena: SlotArena<Void>
+  @usableFromInline var queue = SlotList()
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    arena.moveToFront(slot, in: &queue)
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: ())
+    arena.pushFront(slot, to: &queue)
+  }
+
+  @inlinable
+  public mutating func evict() -> Victim {
+    arena.evict(queue.head, from: &queue)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkSoleList(queue, named: "mru queue")
+  }
+}
