@@ -37,7 +37,7 @@ public struct AccessDatePurge: EvictionPolicy, ~Copyable {
 
   @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
   @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
-  @inlinable public mutating func evict() -> Victim { lru.evict() }
+  @inlinable public mutating func evict<Sink: VictimSink>(into victims: inout Sink) { lru.evict(into: &victims) }
   public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
   public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
 
@@ -50,7 +50,7 @@ public struct AccessDatePurge: EvictionPolicy, ~Copyable {
     guard lru.occupiedBytes > lru.capacity else { return .inserted }
     purges += 1
     while lru.objectCount > 0, lru.occupiedBytes > lowWatermark {
-      victims.record(lru.evict())
+      lru.evict(into: &victims)
     }
     return lru.contains(request.key) ? .inserted : .rejected
   }

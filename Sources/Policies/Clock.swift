@@ -50,14 +50,14 @@ public struct Clock: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     var slot = queue.tail
     while arena[slot].extra > 0 {
       arena[slot].extra -= 1
       arena.moveToFront(slot, in: &queue)
       slot = queue.tail
     }
-    return arena.evict(slot, from: &queue)
+    victims.record(arena.evict(slot, from: &queue))
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }

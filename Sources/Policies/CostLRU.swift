@@ -16,7 +16,8 @@ public struct CostLRU: EvictionPolicy, ~Copyable {
     summary: "LRU bounded by total cost, with optional count limit and per-entry admission limit",
     origin: "NSCache-style cost-limited caches; Nuke ImageCache (costLimit, countLimit, entryCostLimit)",
     parameters: [
-      ParameterSpec("count-limit", default: "0", .integer(0...Int64(Int32.max)), help: "maximum number of objects (0: none)"),
+      ParameterSpec(
+        "count-limit", default: "0", .integer(0...Int64(Int32.max)), help: "maximum number of objects (0: none)"),
       ParameterSpec(
         "entry-limit", default: "1", .real(0.000001...1),
         help: "admit only objects costing less than this fraction of the capacity (1: anything that fits)"),
@@ -40,7 +41,7 @@ public struct CostLRU: EvictionPolicy, ~Copyable {
 
   @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
   @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
-  @inlinable public mutating func evict() -> Victim { lru.evict() }
+  @inlinable public mutating func evict<Sink: VictimSink>(into victims: inout Sink) { lru.evict(into: &victims) }
   public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
   public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
 
@@ -51,9 +52,9 @@ public struct CostLRU: EvictionPolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
     if lru.access(request) { return .hit }
     if request.size > entryLimit { return .rejected }
-    while lru.occupiedBytes + request.size > lru.capacity { victims.record(lru.evict()) }
+    while lru.occupiedBytes + request.size > lru.capacity { lru.evict(into: &victims) }
     if countLimit > 0 {
-      while lru.objectCount >= countLimit { victims.record(lru.evict()) }
+      while lru.objectCount >= countLimit { lru.evict(into: &victims) }
     }
     lru.insert(request)
     return .inserted

@@ -35,8 +35,8 @@ public struct FIFO: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
-    arena.evict(queue.tail, from: &queue)
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    victims.record(arena.evict(queue.tail, from: &queue))
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }

@@ -39,8 +39,8 @@ public struct MRU: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
-    arena.evict(queue.head, from: &queue)
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    victims.record(arena.evict(queue.head, from: &queue))
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }

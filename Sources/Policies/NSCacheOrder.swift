@@ -16,7 +16,8 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
     summary: "Linux Foundation NSCache: evicts the cheapest object, newest first among equal costs",
     origin: "swift-corelibs-foundation NSCache.swift (cost-sorted list)",
     parameters: [
-      ParameterSpec("count-limit", default: "0", .integer(0...Int64(Int32.max)), help: "maximum number of objects (0: none)")
+      ParameterSpec(
+        "count-limit", default: "0", .integer(0...Int64(Int32.max)), help: "maximum number of objects (0: none)")
     ],
     memoryPerObject: "64 B (32 B node + 4 B bucket + 28 B heap entry)",
     insertsBeforeTrimming: true)
@@ -66,8 +67,8 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
-    release(order.popMinimum())
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    victims.record(release(order.popMinimum()))
   }
 
   @inlinable
@@ -94,9 +95,9 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
     if arena.contains(request.key) { return .hit }
     insert(request)
-    while bytes > capacity { victims.record(evict()) }
+    while bytes > capacity { evict(into: &victims) }
     if countLimit > 0 {
-      while arena.count > countLimit { victims.record(evict()) }
+      while arena.count > countLimit { evict(into: &victims) }
     }
     return arena.contains(request.key) ? .inserted : .rejected
   }

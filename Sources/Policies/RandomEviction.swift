@@ -43,8 +43,8 @@ public struct RandomEviction: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
-    release(dense[random.next(below: dense.count)])
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    victims.record(release(dense[random.next(below: dense.count)]))
   }
 
   @inlinable

@@ -44,7 +44,7 @@ public struct Sieve: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func evict() -> Victim {
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     var slot = hand >= 0 ? hand : queue.tail
     while arena[slot].extra {
       arena[slot].extra = false
@@ -52,7 +52,7 @@ public struct Sieve: EvictionPolicy, ~Copyable {
       slot = newer >= 0 ? newer : queue.tail
     }
     hand = arena[slot].prev
-    return arena.evict(slot, from: &queue)
+    victims.record(arena.evict(slot, from: &queue))
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? {

@@ -49,6 +49,16 @@ public struct Replayer: Sendable {
       reader = try open()
     }
 
+    var nextAccess: NextAccessIndex?
+    if config.policies.contains(where: \.entry.descriptor.needsNextAccess) && !reader.traits.hasNextAccess {
+      do throws(TraceError) {
+        nextAccess = try NextAccessIndex.build(reader, batch: batch)
+      } catch {
+        throw .trace(error)
+      }
+      reader = try open()
+    }
+
     let capacities = try resolveCapacities(summary: summary)
     let total = reader.knownRequestCount ?? summary?.requests
     let warmupLimit: Int64? = {
@@ -80,6 +90,7 @@ public struct Replayer: Sendable {
 
     while try read(reader, into: batch) {
       if config.ignoreSize { batch.setAllSizesToOne() }
+      nextAccess?.annotate(batch, offset: replayed)
       let count = batch.count
       var boundary = 0
       var endsNow = false
@@ -120,6 +131,13 @@ public struct Replayer: Sendable {
     }
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
 
+    if let nextAccess, nextAccess.count != replayed {
+      throw .trace(
+        TraceError(
+          .io, path: config.tracePath,
+          "the trace changed while being read: \(nextAccess.count) requests in the pre-pass, \(replayed) in the replay")
+      )
+    }
     if let summary, summary.requests != replayed {
       throw .trace(
         TraceError(

@@ -54,3 +54,16 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     }
   }
 }
+
+extension PolicySimulation: CustomReflectable where P: ~Copyable {
+  /// A mirror that does not descend into the policy: reflecting a non-copyable stored value
+  /// would trap (`dump`, test failure messages), so only the summary counters are shown.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "policy": P.descriptor.name, "occupiedBytes": occupiedBytes, "objectCount": objectCount,
+        "counters": _counters,
+      ], displayStyle: .class)
+  }
+}

@@ -34,8 +34,10 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   mutating func access(_ request: Request) -> Bool
   /// Caches the object of `request`, which is absent and fits in the free space.
   mutating func insert(_ request: Request)
-  /// Removes the policy's choice of victim and returns it; the cache is not empty.
-  mutating func evict() -> Victim
+  /// Evicts by the policy's rule until at least one object has left the cache, reporting
+  /// every object that left to `victims` (a policy may move objects between its queues on
+  /// the way). The cache is not empty.
+  mutating func evict<Sink: VictimSink>(into victims: inout Sink)
   /// Removes `key` if cached (not counted as an eviction) and returns what it held.
   mutating func remove(_ key: UInt64) -> Victim?
   /// Whether `key` is cached, without touching any state.
@@ -67,7 +69,7 @@ extension EvictionPolicy where Self: ~Copyable {
     if access(request) { return .hit }
     if request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity {
-      victims.record(evict())
+      evict(into: &victims)
     }
     insert(request)
     return .inserted
@@ -135,6 +137,13 @@ public protocol VictimSink {
   mutating func record(_ victim: Victim)
 }
 
+/// A ``VictimSink`` that discards what it is given.
+@frozen
+public struct IgnoringVictims: VictimSink {
+  @inlinable public init() {}
+  @inlinable public mutating func record(_ victim: Victim) {}
+}
+
 /// A ``VictimSink`` that only counts evictions.
 @frozen
 public struct EvictionCounter: VictimSink {
@@ -160,5 +169,25 @@ public struct PolicyContext: Sendable, Equatable {
 
   public init(seed: UInt64 = 0) {
     self.seed = seed
+  }
+}
+
+/// A ``VictimSink`` that counts what passes through to another sink.
+@frozen
+public struct CountingSink<Base: VictimSink>: VictimSink {
+  /// The sink that receives every victim.
+  public var base: Base
+  /// Victims seen so far.
+  public var count = 0
+
+  @inlinable
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  @inlinable
+  public mutating func record(_ victim: Victim) {
+    count += 1
+    base.record(victim)
   }
 }

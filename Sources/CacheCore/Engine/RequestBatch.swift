@@ -55,3 +55,10 @@ public final class RequestBatch: @unchecked Sendable {
     for i in 0..<_count { storage[i].size = 1 }
   }
 }
+
+extension RequestBatch {
+  /// Sets each request's `nextAccess` to `value(index)`.
+  public func annotateNextAccess(_ value: (Int) -> Int64) {
+    for index in 0..<_count { storage[index].nextAccess = value(index) }
+  }
+}

@@ -1,0 +1,88 @@
+import CacheCore
+
+/// Belady's MIN: evicts the object whose next request is farthest in the future (objects
+/// never requested again first). The offline optimum for equal-sized objects.
+///
+/// Needs each request's next-access index: oracle traces carry it; for other formats the
+/// replayer computes it in a pre-pass. Objects never requested again are still inserted and
+/// leave first. Ties (only among never-again objects) go to the earliest inserted.
+/// Origin: Belady, "A study of replacement algorithms for a virtual-storage computer",
+/// IBM Systems Journal 1966; semantics as libCacheSim's `Belady.c`.
+/// Memory: 32-byte node + 4-byte bucket + 28 bytes of heap entry per object.
+public struct Belady: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "belady",
+    aliases: ["opt", "min"],
+    summary: "offline optimum: evicts the object requested farthest in the future",
+    origin: "Belady, IBM Systems Journal 1966; libCacheSim Belady.c",
+    memoryPerObject: "64 B (32 B node + 4 B bucket + 28 B heap entry)",
+    needsNextAccess: true)
+
+  @usableFromInline var arena: SlotArena<Void>
+  /// Min-heap on (distance from infinity, insertion order): the farthest next access first.
+  @usableFromInline var heap: IndexedHeap<IntegerPriority>
+  @usableFromInline var bytes: Int64 = 0
+  @usableFromInline var sequence: Int64 = 0
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    heap = IndexedHeap(capacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { bytes }
+  @inlinable public var objectCount: Int { arena.count }
+
+  /// Heap priority of a next-access index: 0 for never, smaller for farther.
+  @inlinable
+  static func priority(_ nextAccess: Int64) -> Int64 {
+    nextAccess < 0 ? 0 : Int64.max - nextAccess
+  }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    let sequence = heap.key(of: slot).sequence
+    heap.update(slot, key: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: ())
+    sequence += 1
+    heap.insert(slot, key: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
+    bytes += request.size
+  }
+
+  @inlinable
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    let slot = heap.popMinimum()
+    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
+    bytes -= victim.size
+    arena.remove(slot)
+    victims.record(victim)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = arena.find(key)
+    guard slot >= 0 else { return nil }
+    heap.remove(slot)
+    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
+    bytes -= victim.size
+    arena.remove(slot)
+    return victim
+  }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try checkHeapPolicy(arena, heap, bytes: bytes)
+  }
+}

@@ -1,0 +1,218 @@
+import CacheCore
+
+/// QD-LP (quick demotion, lazy promotion): a probationary FIFO (10 %) in front of a main
+/// CLOCK cache, with a ghost FIFO of recently evicted keys.
+///
+/// New objects enter the probationary FIFO; a ghost hit goes straight to main. To make room,
+/// the FIFO's oldest object is promoted to main if it was hit at least `threshold` times
+/// while probationary, otherwise it leaves into the ghost queue (bounded to `ghost` ×
+/// capacity bytes); with an empty FIFO, main evicts one object. Main is an n-bit CLOCK that
+/// keeps itself within the rest of the capacity, evicting on its own when objects are
+/// promoted into it. Objects larger than the FIFO are not admitted. Origin: Yang et al.,
+/// "FIFO can be Better than LRU: the Power of Lazy Promotion and Quick Demotion", HotOS 2023;
+/// semantics as libCacheSim's `QDLP.c` (QDLP-FIFO).
+/// Memory: one 32-byte node + a 4-byte bucket per object, plus the same per ghost entry.
+public struct QDLP: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "qdlp",
+    aliases: ["qd-lp", "qdlp-fifo"],
+    summary: "probationary FIFO + ghost in front of a CLOCK main cache (quick demotion, lazy promotion)",
+    origin: "Yang et al., HotOS 2023; libCacheSim QDLP.c",
+    parameters: [
+      ParameterSpec(
+        "small", default: "0.1", .real(0.000001...0.999999), help: "probationary FIFO share of the capacity",
+        aliases: ["fifo-size-ratio"]),
+      ParameterSpec(
+        "ghost", default: "0.9", .real(0...10), help: "ghost FIFO size as a fraction of the capacity",
+        aliases: ["ghost-size-ratio"]),
+      ParameterSpec(
+        "threshold", default: "1", .integer(1...255), help: "hits while probationary needed to be promoted",
+        aliases: ["move-to-main-threshold"]),
+      ParameterSpec(
+        "main", default: "clock2", .choice(["clock1", "clock2", "clock3", "clock4"]),
+        help: "main cache: CLOCK with a 1- to 4-bit counter", aliases: ["main-cache"]),
+    ],
+    memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
+
+  @usableFromInline var arena: SlotArena<QueueState>
+  @usableFromInline var small = SlotList()
+  @usableFromInline var main = SlotList()
+  @usableFromInline var ghost = SlotList()
+  @usableFromInline let smallCapacity: Int64
+  @usableFromInline let mainCapacity: Int64
+  @usableFromInline let ghostCapacity: Int64
+  @usableFromInline let threshold: UInt8
+  @usableFromInline let mainMaximum: UInt8
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
+    mainCapacity = capacity - smallCapacity
+    ghostCapacity = Int64(Double(capacity) * parameters.real("ghost"))
+    threshold = UInt8(parameters.integer("threshold"))
+    let bits = Int(parameters.string("main").dropFirst("clock".count)) ?? 2
+    mainMaximum = UInt8((1 << bits) - 1)
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { small.bytes + main.bytes }
+  @inlinable public var objectCount: Int { small.count + main.count }
+
+  @usableFromInline
+  enum Lookup { case cached, ghost, absent }
+
+  @inlinable
+  mutating func lookup(_ key: UInt64) -> Lookup {
+    let slot = arena.find(key)
+    guard slot >= 0 else { return .absent }
+    switch arena[slot].extra.queue {
+    case QueueState.ghost:
+      _ = arena.evict(slot, from: &ghost)
+      return .ghost
+    case QueueState.main:
+      if arena[slot].extra.frequency < mainMaximum { arena[slot].extra.frequency += 1 }
+    default:
+      arena[slot].extra.touch()
+    }
+    return .cached
+  }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    lookup(request.key) == .cached
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.small))
+    arena.pushFront(slot, to: &small)
+  }
+
+  @inlinable
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    let found = lookup(request.key)
+    if found == .cached { return .hit }
+    if request.size > smallCapacity { return .rejected }
+    while occupiedBytes + request.size > capacity { step(into: &victims) }
+    if found == .ghost {
+      let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))
+      return promote(slot, victims: &victims) ? .inserted : .rejected
+    }
+    if request.size >= smallCapacity { return .rejected }
+    insert(request)
+    return .inserted
+  }
+
+  @inlinable
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    var counter = CountingSink(victims)
+    while counter.count == 0 { step(into: &counter) }
+    victims = counter.base
+  }
+
+  /// One eviction step: main evicts if the FIFO is empty; otherwise the FIFO's oldest object
+  /// is promoted to main or leaves into the ghost queue.
+  @inlinable
+  mutating func step<Sink: VictimSink>(into victims: inout Sink) {
+    if small.bytes == 0 && small.isEmpty {
+      evictMain(into: &victims)
+      return
+    }
+    let slot = arena.popBack(from: &small)
+    if arena[slot].extra.frequency >= threshold {
+      _ = promote(slot, victims: &victims)
+    } else {
+      victims.record(Victim(key: arena[slot].key, size: arena[slot].size))
+      remember(slot)
+    }
+  }
+
+  /// Puts the unlinked entry at `slot` at main's head with a zero counter, after main makes
+  /// room within its share. Returns false (the entry is dropped) if it cannot fit in main.
+  @inlinable
+  mutating func promote<Sink: VictimSink>(_ slot: Int32, victims: inout Sink) -> Bool {
+    let size = arena[slot].size
+    guard size <= mainCapacity else {
+      victims.record(Victim(key: arena[slot].key, size: size))
+      arena.remove(slot)
+      return false
+    }
+    while main.bytes + size > mainCapacity { evictMain(into: &victims) }
+    arena[slot].extra = QueueState(queue: QueueState.main)
+    arena.pushFront(slot, to: &main)
+    return true
+  }
+
+  /// CLOCK: second chances for non-zero counters, then evicts main's oldest zero counter.
+  @inlinable
+  mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
+    while true {
+      let slot = main.tail
+      if arena[slot].extra.frequency >= 1 {
+        arena[slot].extra.frequency -= 1
+        arena.moveToFront(slot, in: &main)
+        continue
+      }
+      victims.record(arena.evict(slot, from: &main))
+      return
+    }
+  }
+
+  @inlinable
+  mutating func remember(_ slot: Int32) {
+    let size = arena[slot].size
+    guard size <= ghostCapacity else {
+      arena.remove(slot)
+      return
+    }
+    while ghost.bytes + size > ghostCapacity { _ = arena.evict(ghost.tail, from: &ghost) }
+    arena[slot].extra = QueueState(queue: QueueState.ghost)
+    arena.pushFront(slot, to: &ghost)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = arena.find(key)
+    guard slot >= 0 else { return nil }
+    switch arena[slot].extra.queue {
+    case QueueState.small: return arena.evict(slot, from: &small)
+    case QueueState.main: return arena.evict(slot, from: &main)
+    default:
+      _ = arena.evict(slot, from: &ghost)
+      return nil
+    }
+  }
+
+  public func contains(_ key: UInt64) -> Bool {
+    let slot = arena.find(key)
+    return slot >= 0 && arena[slot].extra.queue != QueueState.ghost
+  }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkIndex()
+    let maximum = mainMaximum
+    for (list, queue, name) in [
+      (small, QueueState.small, "fifo"), (main, QueueState.main, "main"), (ghost, QueueState.ghost, "ghost"),
+    ] {
+      try arena.checkList(list, named: name) { node throws(InvariantViolation) in
+        guard node.extra.queue == queue else {
+          throw InvariantViolation("\(name) holds a node of queue \(node.extra.queue)")
+        }
+        guard queue != QueueState.main || node.extra.frequency <= maximum else {
+          throw InvariantViolation("main counter \(node.extra.frequency) above \(maximum)")
+        }
+      }
+    }
+    guard small.count + main.count + ghost.count == arena.count else {
+      throw InvariantViolation("queues hold \(small.count + main.count + ghost.count) of \(arena.count) entries")
+    }
+    guard main.bytes <= mainCapacity else { throw InvariantViolation("main holds \(main.bytes) > \(mainCapacity)") }
+    guard ghost.bytes <= ghostCapacity else {
+      throw InvariantViolation("ghost holds \(ghost.bytes) > \(ghostCapacity)")
+    }
+  }
+}
