@@ -5,7 +5,10 @@ import CacheCore
 ///
 /// Needs each request's next-access index: oracle traces carry it; for other formats the
 /// replayer computes it in a pre-pass. Objects never requested again are still inserted and
-/// leave first. Ties (only among never-again objects) go to the earliest inserted.
+/// leave first. Ties (only among never-again objects) go to the earliest inserted. With
+/// `bypass=true` a missed object whose next request is no nearer than every cached object's
+/// is not inserted: the offline optimum for unit sizes among all policies (without bypass,
+/// among those that must cache every missed object, as libCacheSim's).
 /// Origin: Belady, "A study of replacement algorithms for a virtual-storage computer",
 /// IBM Systems Journal 1966; semantics as libCacheSim's `Belady.c`.
 /// Memory: 32-byte node + 4-byte bucket + 28 bytes of heap entry per object.
@@ -15,6 +18,11 @@ public struct Belady: EvictionPolicy, ~Copyable {
     aliases: ["opt", "min"],
     summary: "offline optimum: evicts the object requested farthest in the future",
     origin: "Belady, IBM Systems Journal 1966; libCacheSim Belady.c",
+    parameters: [
+      ParameterSpec(
+        "bypass", default: "false", .boolean,
+        help: "do not insert an object whose next request is farther than every cached object's (optimal with bypass)")
+    ],
     memoryPerObject: "64 B (32 B node + 4 B bucket + 28 B heap entry)",
     needsNextAccess: true)
 
@@ -23,10 +31,12 @@ public struct Belady: EvictionPolicy, ~Copyable {
   @usableFromInline var heap: IndexedHeap<IntegerPriority>
   @usableFromInline var bytes: Int64 = 0
   @usableFromInline var sequence: Int64 = 0
+  @usableFromInline let bypass: Bool
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
+    bypass = parameters.boolean("bypass")
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
     heap = IndexedHeap(capacity: initialSlotCapacity(for: capacity))
   }
@@ -64,6 +74,20 @@ public struct Belady: EvictionPolicy, ~Copyable {
     bytes -= victim.size
     arena.remove(slot)
     victims.record(victim)
+  }
+
+  @inlinable
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    if access(request) { return .hit }
+    if request.size > capacity { return .rejected }
+    if bypass, bytes + request.size > capacity, !heap.isEmpty,
+      Self.priority(request.nextAccess) <= heap.minimumKey.priority
+    {
+      return .rejected
+    }
+    while bytes + request.size > capacity { evict(into: &victims) }
+    insert(request)
+    return .inserted
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? {

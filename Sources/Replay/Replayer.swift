@@ -72,7 +72,8 @@ public struct Replayer: Sendable {
         do throws(ConfigurationError) {
           simulations.append(
             try policy.entry.makeSimulation(
-              capacity: capacity, parameters: policy.parameters, context: PolicyContext(seed: config.seed)))
+              capacity: capacity, parameters: policy.parameters,
+              context: PolicyContext(seed: config.seed, objectMode: config.ignoreSize)))
         } catch {
           throw .configuration(error)
         }

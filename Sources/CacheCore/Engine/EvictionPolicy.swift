@@ -166,9 +166,13 @@ public struct EvictionCounter: VictimSink {
 public struct PolicyContext: Sendable, Equatable {
   /// Seed for randomised policies; the same seed replays identically.
   public var seed: UInt64
+  /// Whether every object has size 1 and the capacity counts objects (some policies size
+  /// internal structures differently then, as their reference implementations do).
+  public var objectMode: Bool
 
-  public init(seed: UInt64 = 0) {
+  public init(seed: UInt64 = 0, objectMode: Bool = false) {
     self.seed = seed
+    self.objectMode = objectMode
   }
 }
 

@@ -1,0 +1,172 @@
+import CacheCore
+
+/// Window TinyLFU: a small LRU admission window in front of a segmented-LRU main cache,
+/// with a count-min sketch deciding whether a window victim may replace a main victim.
+///
+/// As Caffeine's simulator (`sketch.WindowTinyLfu`, static window): every request counts in
+/// a 4-bit CountMin4 sketch with periodic halving; new objects enter the window (1 %); window
+/// overflow moves objects to main's probation segment as candidates, each of which duels
+/// probation's oldest object once: the candidate stays only if its estimated frequency is
+/// strictly higher. A probation hit moves the object to the protected segment (80 % of main),
+/// whose overflow demotes back to probation. In byte mode the sketch is sized by object count
+/// once the cache is half full (as Caffeine does for weighted caches), and room still needed
+/// after the duels comes from probation's (then protected's, then the window's) oldest.
+/// Origin: Einziger, Friedman & Manes, "TinyLFU: A Highly Efficient Cache Admission
+/// Policy", ACM TOS 2017; Caffeine simulator `WindowTinyLfuPolicy`.
+/// Memory: 36 B per object (node + bucket) plus the sketch (about 0.5 B per object-counter
+/// set: one 64-bit word per object of capacity, rounded to a power of two).
+public struct WTinyLFU: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "wtinylfu",
+    aliases: ["w-tinylfu", "window-tinylfu"],
+    summary: "LRU window + segmented LRU main with a count-min sketch admission filter",
+    origin: "Einziger, Friedman & Manes, ACM TOS 2017; Caffeine simulator WindowTinyLfuPolicy",
+    parameters: [
+      ParameterSpec(
+        "window", default: "0.01", .real(0.000001...0.999999), help: "admission window share of the capacity"),
+      ParameterSpec("protected", default: "0.8", .real(0...1), help: "protected segment share of the main cache"),
+      ParameterSpec(
+        "counters", default: "1", .real(0.01...64), help: "sketch size as a multiple of the capacity in objects"),
+      ParameterSpec("conservative", default: "false", .boolean, help: "conservative sketch update"),
+    ],
+    memoryPerObject: "36 B (32 B node + 4 B bucket) + ~8 B of sketch")
+
+  @usableFromInline static let window: UInt8 = 0
+  @usableFromInline static let probation: UInt8 = 1
+  @usableFromInline static let protected: UInt8 = 2
+
+  @usableFromInline var arena: SlotArena<UInt8>
+  @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 3)
+  @usableFromInline var sketch: FrequencySketch
+  /// Window overflow moved to probation during the current eviction, not yet dueled.
+  @usableFromInline var candidates: [Int32] = []
+  @usableFromInline let windowCapacity: Int64
+  @usableFromInline let protectedCapacity: Int64
+  @usableFromInline let lazySketch: Bool
+  @usableFromInline let sketchMultiplier: Double
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    let main = Int64(Double(capacity) * (1.0 - parameters.real("window")))
+    windowCapacity = capacity - main
+    protectedCapacity = Int64(Double(main) * parameters.real("protected"))
+    sketchMultiplier = parameters.real("counters")
+    sketch = FrequencySketch(conservative: parameters.boolean("conservative"))
+    lazySketch = !context.objectMode
+    if context.objectMode { sketch.ensureCapacity(Int(sketchMultiplier * Double(capacity))) }
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    candidates.reserveCapacity(64)
+  }
+
+  @inlinable public var occupiedBytes: Int64 { lists[0].bytes + lists[1].bytes + lists[2].bytes }
+  @inlinable public var objectCount: Int { arena.count }
+
+  @inlinable
+  mutating func move(_ slot: Int32, to list: UInt8) {
+    arena.unlink(slot, from: &lists[Int(arena[slot].extra)])
+    arena[slot].extra = list
+    arena.pushFront(slot, to: &lists[Int(list)])
+  }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    sketch.increment(request.key)
+    switch arena[slot].extra {
+    case Self.window:
+      arena.moveToFront(slot, in: &lists[0])
+    case Self.probation:
+      move(slot, to: Self.protected)
+      while lists[2].bytes > protectedCapacity, !lists[2].isEmpty {
+        move(lists[2].tail, to: Self.probation)
+      }
+    default:
+      arena.moveToFront(slot, in: &lists[2])
+    }
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: Self.window)
+    arena.pushFront(slot, to: &lists[0])
+  }
+
+  @inlinable
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    if access(request) { return .hit }
+    if request.size > capacity {
+      sketch.increment(request.key)
+      return .rejected
+    }
+    insert(request)
+    if lazySketch && occupiedBytes >= capacity >> 1 {
+      sketch.ensureCapacity(Int(sketchMultiplier * Double(arena.count)))
+    }
+    sketch.increment(request.key)
+    trim(victims: &victims)
+    return arena.contains(request.key) ? .inserted : .rejected
+  }
+
+  /// Moves window overflow to probation, then lets each moved object duel probation's
+  /// oldest while the cache is over capacity.
+  @inlinable
+  mutating func trim<Sink: VictimSink>(victims: inout Sink) {
+    candidates.removeAll(keepingCapacity: true)
+    while lists[0].bytes > windowCapacity, !lists[0].isEmpty {
+      let slot = lists[0].tail
+      move(slot, to: Self.probation)
+      candidates.append(slot)
+    }
+    while occupiedBytes > capacity {
+      guard let candidate = candidates.popLast() else {
+        evict(into: &victims)
+        continue
+      }
+      let victim = lists[1].tail
+      if victim == candidate {
+        victims.record(arena.evict(candidate, from: &lists[1]))
+      } else if sketch.frequency(arena[candidate].key) > sketch.frequency(arena[victim].key) {
+        if let index = candidates.firstIndex(of: victim) { candidates.remove(at: index) }
+        victims.record(arena.evict(victim, from: &lists[1]))
+      } else {
+        victims.record(arena.evict(candidate, from: &lists[1]))
+      }
+    }
+  }
+
+  @inlinable
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    let list = !lists[1].isEmpty ? 1 : (!lists[2].isEmpty ? 2 : 0)
+    victims.record(arena.evict(lists[list].tail, from: &lists[list]))
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = arena.find(key)
+    guard slot >= 0 else { return nil }
+    return arena.evict(slot, from: &lists[Int(arena[slot].extra)])
+  }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkIndex()
+    var total = 0
+    for (index, name) in ["window", "probation", "protected"].enumerated() {
+      try arena.checkList(lists[index], named: name) { node throws(InvariantViolation) in
+        guard Int(node.extra) == index else { throw InvariantViolation("\(name) holds a node of list \(node.extra)") }
+      }
+      total += lists[index].count
+    }
+    guard total == arena.count else { throw InvariantViolation("lists hold \(total) of \(arena.count) entries") }
+    guard lists[2].bytes <= max(protectedCapacity, 0) || lists[2].count <= 1 else {
+      throw InvariantViolation("protected holds \(lists[2].bytes) > \(protectedCapacity)")
+    }
+  }
+}
