@@ -11,7 +11,7 @@ import CacheCore
 /// among those that must cache every missed object, as libCacheSim's).
 /// Origin: Belady, "A study of replacement algorithms for a virtual-storage computer",
 /// IBM Systems Journal 1966; semantics as libCacheSim's `Belady.c`.
-/// Memory: 32-byte node + 4-byte bucket + 28 bytes of heap entry per object.
+/// Memory: 32-byte node + 4-byte bucket + 24 bytes of heap entry per object.
 public struct Belady: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "belady",
@@ -23,13 +23,11 @@ public struct Belady: EvictionPolicy, ~Copyable {
         "bypass", default: "false", .boolean,
         help: "do not insert an object whose next request is farther than every cached object's (optimal with bypass)")
     ],
-    memoryPerObject: "64 B (32 B node + 4 B bucket + 28 B heap entry)",
+    memoryPerObject: "60 B (32 B node + 4 B bucket + 24 B heap entry)",
     needsNextAccess: true)
 
-  @usableFromInline var arena: SlotArena<Void>
   /// Min-heap on (distance from infinity, insertion order): the farthest next access first.
-  @usableFromInline var heap: IndexedHeap<IntegerPriority>
-  @usableFromInline var bytes: Int64 = 0
+  @usableFromInline var objects: HeapOrderedObjects<Void, IntegerPriority>
   @usableFromInline var sequence: Int64 = 0
   @usableFromInline let bypass: Bool
   public let capacity: Int64
@@ -37,12 +35,11 @@ public struct Belady: EvictionPolicy, ~Copyable {
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
     bypass = parameters.boolean("bypass")
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
-    heap = IndexedHeap(capacity: initialSlotCapacity(for: capacity))
+    objects = HeapOrderedObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { bytes }
-  @inlinable public var objectCount: Int { arena.count }
+  @inlinable public var occupiedBytes: Int64 { objects.bytes }
+  @inlinable public var objectCount: Int { objects.count }
 
   /// Heap priority of a next-access index: 0 for never, smaller for farther.
   @inlinable
@@ -52,61 +49,47 @@ public struct Belady: EvictionPolicy, ~Copyable {
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
+    let slot = objects.arena.find(request.key)
     guard slot >= 0 else { return false }
-    let sequence = heap.key(of: slot).sequence
-    heap.update(slot, key: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
+    let sequence = objects.heap.key(of: slot).sequence
+    objects.heap.update(slot, key: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
     return true
   }
 
   @inlinable
   public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: ())
     sequence += 1
-    heap.insert(slot, key: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
-    bytes += request.size
+    objects.insert(request, extra: (), priority: IntegerPriority(Self.priority(request.nextAccess), sequence: sequence))
   }
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    let slot = heap.popMinimum()
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    victims.record(victim)
+    victims.record(objects.popMinimum())
   }
 
   @inlinable
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
     if access(request) { return .hit }
     if request.size > capacity { return .rejected }
-    if bypass, bytes + request.size > capacity, !heap.isEmpty,
-      Self.priority(request.nextAccess) <= heap.minimumKey.priority
+    if bypass, objects.bytes + request.size > capacity, !objects.heap.isEmpty,
+      Self.priority(request.nextAccess) <= objects.heap.minimumKey.priority
     {
       return .rejected
     }
-    while bytes + request.size > capacity { evict(into: &victims) }
+    while objects.bytes + request.size > capacity { evict(into: &victims) }
     insert(request)
     return .inserted
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    guard slot >= 0 else { return nil }
-    heap.remove(slot)
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
 
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try checkHeapPolicy(arena, heap, bytes: bytes)
+    try objects.check()
   }
 }

@@ -24,7 +24,7 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
 
   /// Per-object state: index in the dense array, request count, time of insertion.
   @usableFromInline
-  struct State {
+  struct State: DenseIndexed {
     @usableFromInline var index: Int32
     @usableFromInline var frequency: Int32
     @usableFromInline var insertedAt: Int64
@@ -34,11 +34,14 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
       self.frequency = frequency
       self.insertedAt = insertedAt
     }
+
+    @inlinable var denseIndex: Int32 {
+      get { index }
+      set { index = newValue }
+    }
   }
 
-  @usableFromInline var arena: SlotArena<State>
-  @usableFromInline var dense: [Int32] = []
-  @usableFromInline var bytes: Int64 = 0
+  @usableFromInline var objects: SampledObjects<State>
   @usableFromInline var clock: Int64 = 0
   @usableFromInline var random: MMIXRandom
   @usableFromInline let samples: Int
@@ -48,28 +51,24 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
     self.capacity = capacity
     samples = Int(parameters.integer("samples"))
     random = MMIXRandom(seed: context.seed)
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
-    dense.reserveCapacity(initialSlotCapacity(for: capacity))
+    objects = SampledObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { bytes }
-  @inlinable public var objectCount: Int { dense.count }
+  @inlinable public var occupiedBytes: Int64 { objects.bytes }
+  @inlinable public var objectCount: Int { objects.count }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
     clock += 1
-    let slot = arena.find(request.key)
+    let slot = objects.arena.find(request.key)
     guard slot >= 0 else { return false }
-    arena[slot].extra.frequency &+= 1
+    objects.arena[slot].extra.frequency &+= 1
     return true
   }
 
   @inlinable
   public mutating func insert(_ request: Request) {
-    let slot = arena.insert(
-      key: request.key, size: request.size, extra: State(index: Int32(dense.count), frequency: 1, insertedAt: clock))
-    dense.append(slot)
-    bytes += request.size
+    objects.insert(request, extra: State(index: 0, frequency: 1, insertedAt: clock))
   }
 
   @inlinable
@@ -77,55 +76,27 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
     var best: Int32 = -1
     var bestScore = 1.0e16
     for _ in 0..<samples {
-      let slot = dense[Int(random.next() % UInt64(dense.count))]
-      let state = arena[slot].extra
+      let slot = objects.slot(at: Int(random.next() % UInt64(objects.count)))
+      let state = objects.arena[slot].extra
       let score = 1.0e8 * Double(state.frequency) / Double(max(clock - state.insertedAt, 1))
       if bestScore > score {
         bestScore = score
         best = slot
       }
     }
-    if best < 0 { best = dense[dense.count - 1] }
-    victims.record(release(best))
+    if best < 0 { best = objects.slot(at: objects.count - 1) }
+    victims.record(objects.release(best))
   }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
 
   @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let index = Int(arena[slot].extra.index)
-    let last = dense.removeLast()
-    if last != slot {
-      dense[index] = last
-      arena[last].extra.index = Int32(index)
-    }
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    return slot < 0 ? nil : release(slot)
-  }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
-    guard dense.count == arena.count else {
-      throw InvariantViolation("dense array holds \(dense.count) of \(arena.count)")
-    }
-    var total: Int64 = 0
-    for (index, slot) in dense.enumerated() {
-      guard arena.isLive(slot), arena[slot].extra.index == Int32(index) else {
-        throw InvariantViolation("dense index \(index) and slot \(slot) disagree")
-      }
-      total += arena[slot].size
-    }
-    guard total == bytes else { throw InvariantViolation("sizes sum to \(total), tracked \(bytes)") }
+    try objects.check()
   }
 }

@@ -17,7 +17,7 @@ import CacheCore
 /// renormalises. Objects both experts would evict leave no ghost in a list. Randomised:
 /// seed 0 reproduces libCacheSim. Origin: Vietri et al., "Driving Cache Replacement with ML-
 /// based LeCaR", HotStorage 2018; libCacheSim `LeCaR.c`.
-/// Memory: 56-byte node + 4-byte bucket + 28 bytes of heap entry per object; ghosts alike.
+/// Memory: 56-byte node + 4-byte bucket + 24 bytes of heap entry per object; ghosts alike.
 public struct LeCaR: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lecar",
@@ -27,7 +27,7 @@ public struct LeCaR: EvictionPolicy, ~Copyable {
       ParameterSpec("learning-rate", default: "0.45", .real(0...10), help: "regret learning rate"),
       ParameterSpec("lru-weight", default: "0.5", .real(0...1), help: "initial weight of the LRU expert"),
     ],
-    memoryPerObject: "88 B (56 B node + 4 B bucket + 28 B heap entry), ghosts alike",
+    memoryPerObject: "84 B (56 B node + 4 B bucket + 24 B heap entry), ghosts alike",
     isRandomized: true)
 
   @usableFromInline static let resident: UInt8 = 0

@@ -34,69 +34,44 @@ public struct QDLP: EvictionPolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
-  @usableFromInline var arena: SlotArena<QueueState>
-  @usableFromInline var small = SlotList()
-  @usableFromInline var main = SlotList()
-  @usableFromInline var ghost = SlotList()
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
-  @usableFromInline let ghostCapacity: Int64
   @usableFromInline let threshold: UInt8
-  @usableFromInline let mainMaximum: UInt8
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
     smallCapacity = Int64(Double(capacity) * parameters.real("small"))
     mainCapacity = capacity - smallCapacity
-    ghostCapacity = Int64(Double(capacity) * parameters.real("ghost"))
     threshold = UInt8(parameters.integer("threshold"))
     let bits = Int(parameters.string("main").dropFirst("clock".count)) ?? 2
-    mainMaximum = UInt8((1 << bits) - 1)
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    queues = GhostedQueues(
+      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")),
+      mainMaximum: UInt8((1 << bits) - 1))
   }
 
-  @inlinable public var occupiedBytes: Int64 { small.bytes + main.bytes }
-  @inlinable public var objectCount: Int { small.count + main.count }
-
-  @usableFromInline
-  enum Lookup { case cached, ghost, absent }
-
-  @inlinable
-  mutating func lookup(_ key: UInt64) -> Lookup {
-    let slot = arena.find(key)
-    guard slot >= 0 else { return .absent }
-    switch arena[slot].extra.queue {
-    case QueueState.ghost:
-      _ = arena.evict(slot, from: &ghost)
-      return .ghost
-    case QueueState.main:
-      if arena[slot].extra.frequency < mainMaximum { arena[slot].extra.frequency += 1 }
-    default:
-      arena[slot].extra.touch()
-    }
-    return .cached
-  }
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
-    lookup(request.key) == .cached
+    queues.lookup(request.key) == .cached
   }
 
   @inlinable
   public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.small))
-    arena.pushFront(slot, to: &small)
+    queues.insert(request, into: QueueState.small)
   }
 
   @inlinable
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
-    let found = lookup(request.key)
+    let found = queues.lookup(request.key)
     if found == .cached { return .hit }
     if request.size > smallCapacity { return .rejected }
     while occupiedBytes + request.size > capacity { step(into: &victims) }
     if found == .ghost {
-      let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))
+      let slot = queues.arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))
       return promote(slot, victims: &victims) ? .inserted : .rejected
     }
     if request.size >= smallCapacity { return .rejected }
@@ -115,16 +90,16 @@ public struct QDLP: EvictionPolicy, ~Copyable {
   /// is promoted to main or leaves into the ghost queue.
   @inlinable
   mutating func step<Sink: VictimSink>(into victims: inout Sink) {
-    if small.bytes == 0 && small.isEmpty {
+    if queues.small.isEmpty {
       evictMain(into: &victims)
       return
     }
-    let slot = arena.popBack(from: &small)
-    if arena[slot].extra.frequency >= threshold {
+    let slot = queues.arena.popBack(from: &queues.small)
+    if queues.arena[slot].extra.frequency >= threshold {
       _ = promote(slot, victims: &victims)
     } else {
-      victims.record(Victim(key: arena[slot].key, size: arena[slot].size))
-      remember(slot)
+      victims.record(queues.victim(slot))
+      queues.remember(slot)
     }
   }
 
@@ -132,15 +107,14 @@ public struct QDLP: EvictionPolicy, ~Copyable {
   /// room within its share. Returns false (the entry is dropped) if it cannot fit in main.
   @inlinable
   mutating func promote<Sink: VictimSink>(_ slot: Int32, victims: inout Sink) -> Bool {
-    let size = arena[slot].size
+    let size = queues.arena[slot].size
     guard size <= mainCapacity else {
-      victims.record(Victim(key: arena[slot].key, size: size))
-      arena.remove(slot)
+      victims.record(queues.victim(slot))
+      queues.arena.remove(slot)
       return false
     }
-    while main.bytes + size > mainCapacity { evictMain(into: &victims) }
-    arena[slot].extra = QueueState(queue: QueueState.main)
-    arena.pushFront(slot, to: &main)
+    while queues.main.bytes + size > mainCapacity { evictMain(into: &victims) }
+    queues.pushMain(slot)
     return true
   }
 
@@ -148,71 +122,29 @@ public struct QDLP: EvictionPolicy, ~Copyable {
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
     while true {
-      let slot = main.tail
-      if arena[slot].extra.frequency >= 1 {
-        arena[slot].extra.frequency -= 1
-        arena.moveToFront(slot, in: &main)
+      let slot = queues.main.tail
+      if queues.arena[slot].extra.frequency >= 1 {
+        queues.arena[slot].extra.frequency -= 1
+        queues.arena.moveToFront(slot, in: &queues.main)
         continue
       }
-      victims.record(arena.evict(slot, from: &main))
+      victims.record(queues.arena.evict(slot, from: &queues.main))
       return
     }
   }
 
-  @inlinable
-  mutating func remember(_ slot: Int32) {
-    let size = arena[slot].size
-    guard size <= ghostCapacity else {
-      arena.remove(slot)
-      return
-    }
-    while ghost.bytes + size > ghostCapacity { _ = arena.evict(ghost.tail, from: &ghost) }
-    arena[slot].extra = QueueState(queue: QueueState.ghost)
-    arena.pushFront(slot, to: &ghost)
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
 
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    guard slot >= 0 else { return nil }
-    switch arena[slot].extra.queue {
-    case QueueState.small: return arena.evict(slot, from: &small)
-    case QueueState.main: return arena.evict(slot, from: &main)
-    default:
-      _ = arena.evict(slot, from: &ghost)
-      return nil
-    }
-  }
-
-  public func contains(_ key: UInt64) -> Bool {
-    let slot = arena.find(key)
-    return slot >= 0 && arena[slot].extra.queue != QueueState.ghost
-  }
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
-    let maximum = mainMaximum
-    for (list, queue, name) in [
-      (small, QueueState.small, "fifo"), (main, QueueState.main, "main"), (ghost, QueueState.ghost, "ghost"),
-    ] {
-      try arena.checkList(list, named: name) { node throws(InvariantViolation) in
-        guard node.extra.queue == queue else {
-          throw InvariantViolation("\(name) holds a node of queue \(node.extra.queue)")
-        }
-        guard queue != QueueState.main || node.extra.frequency <= maximum else {
-          throw InvariantViolation("main counter \(node.extra.frequency) above \(maximum)")
-        }
-      }
-    }
-    guard small.count + main.count + ghost.count == arena.count else {
-      throw InvariantViolation("queues hold \(small.count + main.count + ghost.count) of \(arena.count) entries")
-    }
-    guard main.bytes <= mainCapacity else { throw InvariantViolation("main holds \(main.bytes) > \(mainCapacity)") }
-    guard ghost.bytes <= ghostCapacity else {
-      throw InvariantViolation("ghost holds \(ghost.bytes) > \(ghostCapacity)")
+    try queues.check()
+    guard queues.main.bytes <= mainCapacity else {
+      throw InvariantViolation("main holds \(queues.main.bytes) > \(mainCapacity)")
     }
   }
 }

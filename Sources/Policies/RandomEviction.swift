@@ -15,75 +15,39 @@ public struct RandomEviction: EvictionPolicy, ~Copyable {
     memoryPerObject: "40 B (32 B node + 4 B bucket + 4 B array entry)",
     isRandomized: true)
 
-  /// Per-object state: the object's index in `dense`.
-  @usableFromInline var arena: SlotArena<Int32>
-  @usableFromInline var dense: [Int32] = []
-  @usableFromInline var bytes: Int64 = 0
+  @usableFromInline var objects: SampledObjects<Int32>
   @usableFromInline var random: SplitMix64
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    objects = SampledObjects(capacity: capacity)
     random = SplitMix64(seed: context.seed ^ 0x5241_4e44)
-    dense.reserveCapacity(initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { bytes }
-  @inlinable public var objectCount: Int { dense.count }
+  @inlinable public var occupiedBytes: Int64 { objects.bytes }
+  @inlinable public var objectCount: Int { objects.count }
 
   @inlinable
-  public mutating func access(_ request: Request) -> Bool { arena.contains(request.key) }
+  public mutating func access(_ request: Request) -> Bool { objects.arena.contains(request.key) }
 
   @inlinable
-  public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: Int32(dense.count))
-    dense.append(slot)
-    bytes += request.size
-  }
+  public mutating func insert(_ request: Request) { objects.insert(request, extra: 0) }
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    victims.record(release(dense[random.next(below: dense.count)]))
+    victims.record(objects.release(objects.slot(at: random.next(below: objects.count))))
   }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
 
   @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let index = Int(arena[slot].extra)
-    let last = dense.removeLast()
-    if last != slot {
-      dense[index] = last
-      arena[last].extra = Int32(index)
-    }
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    return slot < 0 ? nil : release(slot)
-  }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
-    guard dense.count == arena.count else {
-      throw InvariantViolation("dense array holds \(dense.count) of \(arena.count) entries")
-    }
-    var total: Int64 = 0
-    for (index, slot) in dense.enumerated() {
-      guard arena.isLive(slot), arena[slot].extra == Int32(index) else {
-        throw InvariantViolation("dense index \(index) and slot \(slot) disagree")
-      }
-      total += arena[slot].size
-    }
-    guard total == bytes else { throw InvariantViolation("sizes sum to \(total), tracked \(bytes)") }
+    try objects.check()
   }
 }

@@ -32,13 +32,9 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
-  @usableFromInline var arena: SlotArena<QueueState>
-  @usableFromInline var small = SlotList()
-  @usableFromInline var main = SlotList()
-  @usableFromInline var ghost = SlotList()
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
-  @usableFromInline let ghostCapacity: Int64
   @usableFromInline let threshold: UInt8
   public let capacity: Int64
 
@@ -46,50 +42,32 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
     self.capacity = capacity
     smallCapacity = Int64(Double(capacity) * parameters.real("small"))
     mainCapacity = capacity - smallCapacity
-    ghostCapacity = Int64(Double(capacity) * parameters.real("ghost"))
     threshold = UInt8(parameters.integer("threshold"))
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    queues = GhostedQueues(
+      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
   }
 
-  @inlinable public var occupiedBytes: Int64 { small.bytes + main.bytes }
-  @inlinable public var objectCount: Int { small.count + main.count }
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
-    lookup(request.key) == .cached
-  }
-
-  @usableFromInline
-  enum Lookup { case cached, ghost, absent }
-
-  /// A hit counts an access; a ghost entry is consumed.
-  @inlinable
-  mutating func lookup(_ key: UInt64) -> Lookup {
-    let slot = arena.find(key)
-    guard slot >= 0 else { return .absent }
-    if arena[slot].extra.queue == QueueState.ghost {
-      _ = arena.evict(slot, from: &ghost)
-      return .ghost
-    }
-    arena[slot].extra.touch()
-    return .cached
+    queues.lookup(request.key) == .cached
   }
 
   @inlinable
   public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.small))
-    arena.pushFront(slot, to: &small)
+    queues.insert(request, into: QueueState.small)
   }
 
   @inlinable
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
-    let found = lookup(request.key)
+    let found = queues.lookup(request.key)
     if found == .cached { return .hit }
     if request.size > smallCapacity || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     if found == .ghost {
-      let slot = arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))
-      arena.pushFront(slot, to: &main)
+      queues.insert(request, into: QueueState.main)
     } else {
       if request.size >= smallCapacity { return .rejected }
       insert(request)
@@ -100,7 +78,7 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     while true {
-      if (main.bytes > mainCapacity || small.bytes == 0) && !main.isEmpty {
+      if (queues.main.bytes > mainCapacity || queues.small.bytes == 0) && !queues.main.isEmpty {
         evictMain(into: &victims)
         return
       }
@@ -112,87 +90,45 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
   /// not into the ghost queue. Returns whether an object left the cache.
   @inlinable
   mutating func evictSmall<Sink: VictimSink>(into victims: inout Sink) -> Bool {
-    while !small.isEmpty {
-      let slot = arena.popBack(from: &small)
-      if arena[slot].extra.frequency >= threshold {
-        arena[slot].extra = QueueState(queue: QueueState.main)
-        arena.pushFront(slot, to: &main)
+    while !queues.small.isEmpty {
+      let slot = queues.arena.popBack(from: &queues.small)
+      if queues.arena[slot].extra.frequency >= threshold {
+        queues.pushMain(slot)
         continue
       }
-      victims.record(Victim(key: arena[slot].key, size: arena[slot].size))
-      remember(slot)
+      victims.record(queues.victim(slot))
+      queues.remember(slot)
       return true
     }
     return false
   }
 
-  /// Reinserts main's oldest objects while their counters are non-zero; evicts the first
-  /// with a zero counter.
+  /// Reinserts main's oldest objects while their counters are non-zero (counter =
+  /// min(counter, 3) − 1); evicts the first with a zero counter.
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
     while true {
-      let slot = main.tail
-      let frequency = arena[slot].extra.frequency
+      let slot = queues.main.tail
+      let frequency = queues.arena[slot].extra.frequency
       if frequency >= 1 {
-        arena[slot].extra.frequency = min(frequency, 3) - 1
-        arena.moveToFront(slot, in: &main)
+        queues.arena[slot].extra.frequency = min(frequency, 3) - 1
+        queues.arena.moveToFront(slot, in: &queues.main)
         continue
       }
-      victims.record(arena.evict(slot, from: &main))
+      victims.record(queues.arena.evict(slot, from: &queues.main))
       return
     }
   }
 
-  /// Turns the unlinked entry at `slot` into a ghost entry, trimming the ghost queue.
-  @inlinable
-  mutating func remember(_ slot: Int32) {
-    let size = arena[slot].size
-    guard size <= ghostCapacity else {
-      arena.remove(slot)
-      return
-    }
-    while ghost.bytes + size > ghostCapacity { _ = arena.evict(ghost.tail, from: &ghost) }
-    arena[slot].extra = QueueState(queue: QueueState.ghost)
-    arena.pushFront(slot, to: &ghost)
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
 
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = arena.find(key)
-    guard slot >= 0 else { return nil }
-    switch arena[slot].extra.queue {
-    case QueueState.small: return arena.evict(slot, from: &small)
-    case QueueState.main: return arena.evict(slot, from: &main)
-    default:
-      _ = arena.evict(slot, from: &ghost)
-      return nil
-    }
-  }
-
-  public func contains(_ key: UInt64) -> Bool {
-    let slot = arena.find(key)
-    return slot >= 0 && arena[slot].extra.queue != QueueState.ghost
-  }
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try arena.checkIndex()
-    for (list, queue, name) in [
-      (small, QueueState.small, "small"), (main, QueueState.main, "main"), (ghost, QueueState.ghost, "ghost"),
-    ] {
-      try arena.checkList(list, named: name) { node throws(InvariantViolation) in
-        guard node.extra.queue == queue else {
-          throw InvariantViolation("\(name) holds a node of queue \(node.extra.queue)")
-        }
-      }
-    }
-    guard small.count + main.count + ghost.count == arena.count else {
-      throw InvariantViolation("queues hold \(small.count + main.count + ghost.count) of \(arena.count) entries")
-    }
-    guard ghost.bytes <= ghostCapacity else {
-      throw InvariantViolation("ghost holds \(ghost.bytes) > \(ghostCapacity)")
-    }
+    try queues.check()
   }
 }

@@ -57,6 +57,22 @@ enum CLI {
     #expect(formats.stdout.contains("oracle-general") && formats.stdout.contains("key-col=0"))
   }
 
+  @Test func fixedParameterSpellingsWork() throws {
+    let output = Paths.temporaryDirectory().appendingPathComponent("p.csv").path
+    let outcome = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "s3fifo:small=0.1,ghost=0.9,slru:segments=5", "--sizes", "0.5",
+      "--output", output, "--quiet",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+    #expect(rows.count == 3)
+    #expect(rows[1].contains(",s3fifo,small=0.1;ghost=0.9;threshold=2,"))
+    #expect(rows[2].contains(",slru,segments=5,"))
+    let unknown = try CLI.run(["run", "--trace", Self.trace, "--policies", "s3fifo:tiny=0.1", "--sizes", "1"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("s3fifo has no parameter 'tiny' (known: small, ghost, threshold)"))
+  }
+
   @Test func runPrintsATableAndWritesTheCSV() throws {
     let output = Paths.temporaryDirectory().appendingPathComponent("report.csv").path
     let outcome = try CLI.run([

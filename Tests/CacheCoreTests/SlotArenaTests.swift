@@ -146,3 +146,15 @@ import Testing
     for _ in 0..<1000 { #expect(random.next(below: 7) < 7) }
   }
 }
+
+/// The per-object memory the policies document rests on these layouts.
+@Suite struct LayoutTests {
+  @Test func nodeSizesMatchTheDocumentation() {
+    #expect(MemoryLayout<SlotNode<Void>>.stride == 32)
+    #expect(MemoryLayout<SlotNode<Bool>>.stride == 32)
+    #expect(MemoryLayout<SlotNode<UInt8>>.stride == 32)
+    #expect(MemoryLayout<SlotNode<Int32>>.stride == 32)
+    #expect(MemoryLayout<SlotNode<Int64>>.stride == 40)
+    #expect(MemoryLayout<Request>.stride == 40)
+  }
+}
