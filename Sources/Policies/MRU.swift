@@ -12,46 +12,30 @@ public struct MRU: EvictionPolicy, ~Copyable {
     origin: "Chou & DeWitt, VLDB 1985; libCacheSim MRU.c",
     memoryPerObject: "36 B (32 B node + 4 B bucket)")
 
-  @usableFromInline var arena: SlotArena<Void>
-  @usableFromInline var queue = SlotList()
-  public let capacity: Int64
+  @usableFromInline var lru: LRU
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
-    self.capacity = capacity
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    lru = LRU(capacity: capacity, parameters: parameters, context: context)
   }
 
-  @inlinable public var occupiedBytes: Int64 { queue.bytes }
-  @inlinable public var objectCount: Int { queue.count }
+  @inlinable public var capacity: Int64 { lru.capacity }
+  @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
+  @inlinable public var objectCount: Int { lru.objectCount }
 
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
-    guard slot >= 0 else { return false }
-    arena.moveToFront(slot, in: &queue)
-    return true
-  }
+  @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
+  @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
 
-  @inlinable
-  public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: ())
-    arena.pushFront(slot, to: &queue)
-  }
-
+  /// Evicts the head of the recency list: the most recently used object.
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    victims.record(arena.evict(queue.head, from: &queue))
+    victims.record(lru.arena.evict(lru.queue.head, from: &lru.queue))
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+  public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
+  public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
 
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try arena.checkSoleList(queue, named: "mru queue")
-  }
+  public func checkInvariants() throws(InvariantViolation) { try lru.checkInvariants() }
 }
