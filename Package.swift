@@ -17,7 +17,9 @@ let package = Package(
     .executable(name: "cachelab", targets: ["cachelab"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
   ],
   targets: [
     .target(name: "CPrefetch"),
@@ -31,12 +33,20 @@ let package = Package(
     ),
     .target(name: "Stats", dependencies: ["CGSL"]),
     .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),
-    .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces"]),
+    .target(
+      name: "Engine",
+      dependencies: [
+        "CacheCore", "Policies",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
+      ]
+    ),
+    .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
     .target(name: "Reports", dependencies: ["CacheCore", "Replay"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Replay", "Reports",
+        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Engine", "Replay", "Reports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -42,6 +42,10 @@ public struct Request: Equatable, Sendable {
     case put
     /// A removal of the object.
     case delete
+    /// A lifecycle event (memory warning, background, launch, ...); not a request.
+    case event
+    /// The origin changed the object (new version) without a client request.
+    case origin
   }
 }
 

@@ -11,7 +11,7 @@ public struct CacheLab: ParsableCommand {
       malformed input files exit 1 with 'path:line: message'.
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Gen.self, Policies.self, Formats.self]
+    subcommands: [Run.self, Gen.self, Policies.self, Presets.self, Formats.self]
   )
 
   public init() {}

@@ -4,5 +4,5 @@ import ArgumentParser
 struct Gen: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Generate seeded synthetic traces.",
-    subcommands: [GenZipf.self])
+    subcommands: [GenZipf.self, GenHTTP.self])
 }

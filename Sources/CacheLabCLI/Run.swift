@@ -14,7 +14,10 @@ struct Run: ParsableCommand {
       'name' or 'name:key=value,...' (see 'cachelab policies'); sizes are bytes (512, \
       64KiB, 1.5GiB) or fractions of the working set (0.1, 10%), which cost one extra pass \
       over the trace. Objects larger than a cache are never inserted; a hit does not change \
-      an object's stored size (libCacheSim semantics).
+      an object's stored size (libCacheSim semantics). Whole cache engines — library presets \
+      (--preset) or custom memory and disk tiers (--memory, --disk) with expiry and \
+      revalidation — run in the same pass; they need a trace with HTTP attributes for expiry \
+      (--format cachelab).
       """)
 
   @Option(help: ArgumentHelp("The trace file.", valueName: "path"))
@@ -27,13 +30,16 @@ struct Run: ParsableCommand {
   var format: String?
 
   @Option(help: ArgumentHelp("Comma-separated policies, e.g. lru,fifo,clock:bits=2,sieve.", valueName: "list"))
-  var policies: String
+  var policies: String?
 
   @Option(
     help: ArgumentHelp(
       "Comma-separated cache sizes: 512, 64KiB, 1.5GiB, or fractions of the working set such as 0.1.", valueName: "list"
     ))
-  var sizes: String
+  var sizes: String?
+
+  @OptionGroup(title: "Cache engines")
+  var engine: EngineOptions
 
   @Flag(help: "Object mode: treat every object as size 1; sizes count objects.")
   var ignoreSize = false
@@ -89,9 +95,17 @@ struct Run: ParsableCommand {
         "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
       )
     }
+    guard (policies == nil) == (sizes == nil) else {
+      throw ConfigurationError(.invalidValue, "--policies and --sizes go together")
+    }
+    let engines = try engine.engines()
+    guard policies != nil || !engines.isEmpty else {
+      throw ConfigurationError(.invalidValue, "give --policies with --sizes, or --preset, or --memory/--disk tiers")
+    }
     return RunConfiguration(
-      tracePath: trace, trace: traceSpec, policies: try PolicySpec.parseList(policies),
-      capacities: try CapacitySpec.parseList(sizes, objectMode: ignoreSize), ignoreSize: ignoreSize,
+      tracePath: trace, trace: traceSpec, policies: try policies.map { try PolicySpec.parseList($0) } ?? [],
+      capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
+      ignoreSize: ignoreSize,
       warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed, parallel: !serial,
       verifyInvariants: verify)
   }

@@ -1,4 +1,5 @@
 import CacheCore
+import Engine
 import Traces
 
 /// Why a run could not complete.
@@ -9,6 +10,8 @@ public enum ReplayError: Error, CustomStringConvertible {
   case trace(TraceError)
   /// A policy's self-check failed at the end of the run (a bug in the policy).
   case invariant(policy: String, capacity: Int64, InvariantViolation)
+  /// An engine's disk store failed (e.g. a full disk).
+  case engine(label: String, EngineError)
 
   public var description: String {
     switch self {
@@ -16,6 +19,8 @@ public enum ReplayError: Error, CustomStringConvertible {
     case .trace(let error): return error.description
     case .invariant(let policy, let capacity, let violation):
       return "internal error: \(policy) at capacity \(capacity) broke an invariant: \(violation)"
+    case .engine(let label, let error):
+      return "\(label): \(error)"
     }
   }
 }

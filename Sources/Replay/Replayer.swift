@@ -1,5 +1,6 @@
 import CacheCore
 import Dispatch
+import Engine
 import Policies
 import Traces
 
@@ -80,7 +81,19 @@ public struct Replayer: Sendable {
       }
     }
 
-    let clock = SimulationClock(count: simulations.count)
+    var engines: [CacheEngine] = []
+    for labeled in config.engines {
+      do throws(EngineError) {
+        engines.append(try CacheEngine(labeled.configuration, seed: config.seed))
+      } catch {
+        if case .configuration(let inner) = error { throw .configuration(inner) }
+        throw .engine(label: labeled.label, error)
+      }
+    }
+    let targets: [any ReplayTarget] =
+      simulations.map { PolicyTarget($0) as any ReplayTarget } + engines.map { EngineTarget($0) as any ReplayTarget }
+
+    let clock = SimulationClock(count: targets.count)
     var replayed: Int64 = 0
     var countedRequests: Int64 = 0
     var countedBytes: Int64 = 0
@@ -115,20 +128,27 @@ public struct Replayer: Sendable {
       let warm = 0..<boundary
       let counted = boundary..<count
       let resetAtBoundary = endsNow
-      clock.replay(simulations, parallel: config.parallel) { simulation in
-        if !warm.isEmpty { simulation.replay(batch, range: warm) }
-        if resetAtBoundary { simulation.resetCounters() }
-        if !counted.isEmpty { simulation.replay(batch, range: counted) }
+      clock.replay(targets, parallel: config.parallel) { target in
+        if !warm.isEmpty { target.replay(batch, range: warm) }
+        if resetAtBoundary { target.resetCounters() }
+        if !counted.isEmpty { target.replay(batch, range: counted) }
+      }
+      for (index, target) in targets.enumerated() {
+        if let failure = target.failure {
+          throw .engine(label: config.engines[index - simulations.count].label, failure)
+        }
       }
       batch.withRequests { requests in
-        for index in counted { countedBytes &+= requests[index].size }
+        for index in counted where requests[index].operation == .get {
+          countedBytes &+= requests[index].size
+          countedRequests += 1
+        }
       }
-      countedRequests += Int64(counted.count)
       replayed += Int64(count)
       progress?(replayed, total)
     }
     if !warmupEnded {
-      for simulation in simulations { simulation.resetCounters() }
+      for target in targets { target.resetCounters() }
     }
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
 
@@ -167,9 +187,25 @@ public struct Replayer: Sendable {
         index += 1
       }
     }
+    var engineResults: [EngineResult] = []
+    for (offset, engine) in engines.enumerated() {
+      let labeled = config.engines[offset]
+      if config.verifyInvariants {
+        do throws(InvariantViolation) {
+          try engine.checkInvariants()
+        } catch {
+          throw .invariant(policy: labeled.label, capacity: 0, error)
+        }
+      }
+      engineResults.append(
+        EngineResult(
+          label: labeled.label, configuration: labeled.configuration, stats: engine.stats,
+          memoryObjects: engine.memoryObjects, diskObjects: engine.diskObjects,
+          replaySeconds: clock.seconds(of: simulations.count + offset)))
+    }
     return RunResult(
       configuration: config, summary: summary, replayedRequests: replayed, warmupRequests: warmupRequests,
-      caches: caches, wallSeconds: wallSeconds)
+      caches: caches, engines: engineResults, wallSeconds: wallSeconds)
   }
 
   private func open() throws(ReplayError) -> any TraceReader {
@@ -226,16 +262,16 @@ final class SimulationClock: @unchecked Sendable {
 
   /// Calls `body` once per simulation; each simulation is touched by one thread only.
   func replay(
-    _ simulations: [any CacheSimulation], parallel: Bool,
-    _ body: @Sendable (any CacheSimulation) -> Void
+    _ targets: [any ReplayTarget], parallel: Bool,
+    _ body: @Sendable (any ReplayTarget) -> Void
   ) {
-    if parallel && simulations.count > 1 {
-      DispatchQueue.concurrentPerform(iterations: simulations.count) { index in
-        self.timed(index) { body(simulations[index]) }
+    if parallel && targets.count > 1 {
+      DispatchQueue.concurrentPerform(iterations: targets.count) { index in
+        self.timed(index) { body(targets[index]) }
       }
     } else {
-      for index in simulations.indices {
-        timed(index) { body(simulations[index]) }
+      for index in targets.indices {
+        timed(index) { body(targets[index]) }
       }
     }
   }

@@ -1,6 +1,19 @@
 import CacheCore
+import Engine
 import Policies
 import Traces
+
+/// A cache engine to replay, with the name it has in reports.
+public struct LabeledEngine: Sendable {
+  /// `preset:NAME[:params]` or `engine`.
+  public var label: String
+  public var configuration: EngineConfiguration
+
+  public init(label: String, configuration: EngineConfiguration) {
+    self.label = label
+    self.configuration = configuration
+  }
+}
 
 /// Everything that defines one replay run; together with the trace file it determines
 /// every count in the results.
@@ -13,6 +26,8 @@ public struct RunConfiguration: Sendable {
   public var policies: [PolicySpec]
   /// The cache sizes.
   public var capacities: [CapacitySpec]
+  /// Whole cache engines (presets or custom tiers) replayed in the same pass.
+  public var engines: [LabeledEngine]
   /// Object mode: every object has size 1 and capacities count objects.
   public var ignoreSize: Bool
   /// Requests that warm the caches without being counted.
@@ -28,13 +43,14 @@ public struct RunConfiguration: Sendable {
 
   public init(
     tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],
-    ignoreSize: Bool = false, warmup: WarmupSpec = .none, seed: UInt64 = 0,
+    engines: [LabeledEngine] = [], ignoreSize: Bool = false, warmup: WarmupSpec = .none, seed: UInt64 = 0,
     parallel: Bool = true, verifyInvariants: Bool = false, batchSize: Int = 1 << 16
   ) {
     self.tracePath = tracePath
     self.trace = trace
     self.policies = policies
     self.capacities = capacities
+    self.engines = engines
     self.ignoreSize = ignoreSize
     self.warmup = warmup
     self.seed = seed

@@ -1,4 +1,5 @@
 import CacheCore
+import Engine
 import Policies
 
 /// The outcome for one (policy, capacity) cache of a run.
@@ -31,6 +32,27 @@ public struct CacheResult: Sendable {
   }
 }
 
+/// The outcome for one cache engine of a run.
+public struct EngineResult: Sendable {
+  /// Name in reports (`preset:NAME` or `engine`).
+  public let label: String
+  public let configuration: EngineConfiguration
+  /// Counters over the counted (post-warm-up) requests.
+  public let stats: EngineStats
+  /// Objects held at the end of the run.
+  public let memoryObjects: Int
+  public let diskObjects: Int
+  /// Seconds this engine spent replaying.
+  public let replaySeconds: Double
+
+  /// Fraction of counted requests answered from a tier.
+  public var hitRatio: Double { stats.requests > 0 ? Double(stats.hits) / Double(stats.requests) : 0 }
+  /// Fraction of counted bytes answered from a tier.
+  public var byteHitRatio: Double {
+    stats.requestBytes > 0 ? Double(stats.hitBytes) / Double(stats.requestBytes) : 0
+  }
+}
+
 /// The outcome of a whole run.
 public struct RunResult: Sendable {
   /// What was run.
@@ -43,6 +65,8 @@ public struct RunResult: Sendable {
   public let warmupRequests: Int64
   /// One entry per (policy, capacity), policies outer, capacities inner.
   public let caches: [CacheResult]
+  /// One entry per engine, in configuration order.
+  public let engines: [EngineResult]
   /// Wall-clock seconds of the main pass (reading and replaying).
   public let wallSeconds: Double
 }

@@ -7,10 +7,8 @@ public enum CSVReport {
   /// The report text for `runs`.
   public static func render(_ runs: [RunResult], columns: [ReportColumn] = ReportColumn.standard) -> String {
     var text = columns.map(\.name).joined(separator: ",") + "\n"
-    for run in runs {
-      for cache in run.caches {
-        text += columns.map { quote($0.value(of: run, cache)) }.joined(separator: ",") + "\n"
-      }
+    for row in ReportRow.rows(runs) {
+      text += columns.map { quote($0.value(of: row)) }.joined(separator: ",") + "\n"
     }
     return text
   }

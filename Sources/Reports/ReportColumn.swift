@@ -1,10 +1,11 @@
 import CacheCore
+import Engine
 import Replay
 
-/// One column of the CSV report: a stable name and how to compute its value.
+/// One column of the CSV report: a stable name and how to compute its value for a row.
 ///
 /// The columns form a registry (``ReportColumn/standard``): a new metric is one entry, and
-/// the CSV and every reader of it follow.
+/// the CSV and every reader of it follow. Engine columns are empty on plain policy rows.
 public struct ReportColumn: Sendable {
   /// Header name (snake_case, never renamed once published).
   public let name: String
@@ -12,84 +13,125 @@ public struct ReportColumn: Sendable {
   public let meaning: String
   /// Whether the value depends on timing (and so differs between identical runs).
   public let isTiming: Bool
-  let value: @Sendable (RunResult, CacheResult) -> String
+  let value: @Sendable (ReportRow) -> String
 
-  init(
-    _ name: String, _ meaning: String, timing: Bool = false,
-    _ value: @escaping @Sendable (RunResult, CacheResult) -> String
-  ) {
+  init(_ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (ReportRow) -> String) {
     self.name = name
     self.meaning = meaning
     self.isTiming = timing
     self.value = value
   }
 
-  /// The column's value for one cache of a run.
-  public func value(of run: RunResult, _ cache: CacheResult) -> String {
-    value(run, cache)
+  /// The column's value for `row`.
+  public func value(of row: ReportRow) -> String { value(row) }
+
+  /// An engine-only column: empty on policy rows.
+  static func engine(
+    _ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (EngineResult) -> String
+  ) -> ReportColumn {
+    ReportColumn(name, meaning, timing: timing) { row in row.engine.map(value) ?? "" }
+  }
+
+  static func ratio(_ part: Int64, _ whole: Int64) -> String {
+    Decimal.fixed(whole > 0 ? Double(part) / Double(whole) : 0, 6)
   }
 
   /// The documented column set, in report order.
   public static let standard: [ReportColumn] = [
-    ReportColumn("trace", "trace file path as given") { run, _ in run.configuration.tracePath },
-    ReportColumn("format", "trace format with its explicit parameters") { run, _ in run.configuration.trace.description
+    ReportColumn("trace", "trace file path as given") { $0.run.configuration.tracePath },
+    ReportColumn("format", "trace format with its explicit parameters") { $0.run.configuration.trace.description },
+    ReportColumn("policy", "policy name, or preset:NAME / engine for engine rows") { $0.policyName },
+    ReportColumn("params", "every policy parameter (k=v;k=v), or the engine's tiers and rules") { $0.parameters },
+    ReportColumn("capacity", "capacity in bytes (objects with ignore_size; an engine's first tier; empty if unlimited)")
+    {
+      $0.capacity
     },
-    ReportColumn("policy", "policy name") { _, cache in cache.policy.name },
-    ReportColumn("params", "every policy parameter, k=v;k=v") { _, cache in
-      cache.policy.parameters.description.replacingCommas()
+    ReportColumn("capacity_spec", "the size as given, or the engine's tiers") { $0.capacitySpec },
+    ReportColumn("ignore_size", "true in object mode (every size 1)") { String($0.run.configuration.ignoreSize) },
+    ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") {
+      $0.run.configuration.warmup.description
     },
-    ReportColumn("capacity", "cache capacity in bytes (objects with ignore_size)") { _, cache in String(cache.capacity)
+    ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
+    ReportColumn("requests", "counted requests (gets after warm-up)") { String($0.requests) },
+    ReportColumn("request_bytes", "bytes of the counted requests") { String($0.requestBytes) },
+    ReportColumn("hits", "counted requests answered from the cache") { String($0.hits) },
+    ReportColumn("misses", "counted requests that were not") { String($0.misses) },
+    ReportColumn("miss_bytes", "bytes of the misses") { String($0.missBytes) },
+    ReportColumn("hit_ratio", "hits / requests") { Decimal.fixed($0.hitRatio, 6) },
+    ReportColumn("byte_hit_ratio", "(request_bytes - miss_bytes) / request_bytes") {
+      Decimal.fixed($0.byteHitRatio, 6)
     },
-    ReportColumn("capacity_spec", "the size as given (fraction of working set or absolute)") { _, cache in
-      cache.capacitySpec.description
+    ReportColumn("miss_ratio", "misses / requests") { Decimal.fixed($0.requests > 0 ? 1 - $0.hitRatio : 0, 6) },
+    ReportColumn("byte_miss_ratio", "miss_bytes / request_bytes") {
+      Decimal.fixed($0.requestBytes > 0 ? 1 - $0.byteHitRatio : 0, 6)
     },
-    ReportColumn("ignore_size", "true in object mode (every size 1)") { run, _ in String(run.configuration.ignoreSize)
+    ReportColumn("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { String($0.evictions) },
+    ReportColumn("rejected", "misses for objects larger than the cache (not inserted)") { $0.rejected },
+    ReportColumn("warmup_requests", "rows replayed but not counted") { String($0.run.warmupRequests) },
+    ReportColumn("unique_objects", "distinct objects in the trace (empty without a pre-pass)") { row in
+      row.run.summary.map { String($0.uniqueObjects) } ?? ""
     },
-    ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") { run, _ in
-      run.configuration.warmup.description
+    ReportColumn("working_set_bytes", "sum of first-seen object sizes (empty without a pre-pass)") { row in
+      row.run.summary.map { String($0.workingSetBytes) } ?? ""
     },
-    ReportColumn("seed", "seed for randomised policies") { run, _ in String(run.configuration.seed) },
-    ReportColumn("requests", "counted requests (after warm-up)") { _, cache in String(cache.requests) },
-    ReportColumn("request_bytes", "bytes of the counted requests") { _, cache in String(cache.requestBytes) },
-    ReportColumn("hits", "counted requests that hit") { _, cache in String(cache.hits) },
-    ReportColumn("misses", "counted requests that missed") { _, cache in String(cache.counters.misses) },
-    ReportColumn("miss_bytes", "bytes of the misses") { _, cache in String(cache.counters.missBytes) },
-    ReportColumn("hit_ratio", "hits / requests") { _, cache in Decimal.fixed(cache.hitRatio, 6) },
-    ReportColumn("byte_hit_ratio", "(request_bytes - miss_bytes) / request_bytes") { _, cache in
-      Decimal.fixed(cache.byteHitRatio, 6)
+    ReportColumn("replay_seconds", "seconds this cache spent replaying", timing: true) {
+      Decimal.fixed($0.replaySeconds, 6)
     },
-    ReportColumn("miss_ratio", "misses / requests") { _, cache in
-      Decimal.fixed(cache.requests > 0 ? 1 - cache.hitRatio : 0, 6)
+    ReportColumn("requests_per_second", "replayed rows / replay_seconds (single thread)", timing: true) {
+      Decimal.fixed($0.requestsPerSecond, 0)
     },
-    ReportColumn("byte_miss_ratio", "miss_bytes / request_bytes") { _, cache in
-      Decimal.fixed(cache.requestBytes > 0 ? 1 - cache.byteHitRatio : 0, 6)
+    .engine("memory_hits", "requests answered by the memory tier") { String($0.stats.memoryHits) },
+    .engine("disk_hits", "requests answered by the disk tier") { String($0.stats.diskHits) },
+    .engine("memory_hit_ratio", "memory_hits / requests") { ratio($0.stats.memoryHits, $0.stats.requests) },
+    .engine("disk_hit_ratio", "disk_hits / requests") { ratio($0.stats.diskHits, $0.stats.requests) },
+    .engine("expired", "lookups that found an expired or stale object") { String($0.stats.expired) },
+    .engine("revalidated_304", "conditional requests answered 304 (headers refreshed, body kept)") {
+      String($0.stats.revalidated304)
     },
-    ReportColumn("evictions", "objects evicted, warm-up excluded") { _, cache in String(cache.counters.evictions) },
-    ReportColumn("rejected", "misses for objects larger than the cache (not inserted)") { _, cache in
-      String(cache.counters.rejected)
+    .engine("revalidated_200", "conditional requests answered 200 (new body)") { String($0.stats.revalidated200) },
+    .engine("stale_served", "responses served from a tier with a version older than the origin's") {
+      String($0.stats.staleServed)
     },
-    ReportColumn("warmup_requests", "requests replayed but not counted") { run, _ in String(run.warmupRequests) },
-    ReportColumn("unique_objects", "distinct objects in the trace (empty without a pre-pass)") { run, _ in
-      run.summary.map { String($0.uniqueObjects) } ?? ""
+    .engine("served_while_revalidating", "responses served while revalidating in the background") {
+      String($0.stats.servedWhileRevalidating)
     },
-    ReportColumn("working_set_bytes", "sum of first-seen object sizes (empty without a pre-pass)") { run, _ in
-      run.summary.map { String($0.workingSetBytes) } ?? ""
+    .engine("served_on_error", "stale responses served because the origin failed (stale-if-error)") {
+      String($0.stats.servedOnError)
     },
-    ReportColumn("replay_seconds", "seconds this cache spent replaying", timing: true) { _, cache in
-      Decimal.fixed(cache.replaySeconds, 6)
+    .engine("lost_body_served", "responses served with a body the cache had lost (MKNetworkKit 304 quirk)") {
+      String($0.stats.lostBodyServed)
     },
-    ReportColumn(
-      "requests_per_second", "replayed requests / replay_seconds (policy + engine, single thread)", timing: true
-    ) {
-      run, cache in
-      Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests), 0)
+    .engine("origin_fetches", "full responses fetched from the origin") { String($0.stats.originFetches) },
+    .engine("origin_bytes", "bytes transferred from the origin (bodies and headers)") { String($0.stats.originBytes) },
+    .engine("origin_errors", "requests the origin failed with no stale copy to serve") {
+      String($0.stats.originErrors)
     },
+    .engine("disk_reads", "object reads from the disk tier") { String($0.stats.disk.reads) },
+    .engine("disk_writes", "object writes to the disk tier") { String($0.stats.disk.writes) },
+    .engine("disk_bytes_read", "bytes read from disk") { String($0.stats.disk.bytesRead) },
+    .engine("disk_bytes_written", "bytes written to disk") { String($0.stats.disk.bytesWritten) },
+    .engine("disk_files_created", "files created (a replaced file counts again)") {
+      String($0.stats.disk.filesCreated)
+    },
+    .engine("disk_files_deleted", "files deleted (evictions, cleanups, replacements refused)") {
+      String($0.stats.disk.filesDeleted)
+    },
+    .engine("disk_fsyncs", "fsync calls (file backend)") { String($0.stats.disk.fsyncs) },
+    .engine("disk_corrupt_discarded", "damaged or leftover files discarded (file backend)") {
+      String($0.stats.disk.corruptDiscarded)
+    },
+    .engine("purges", "purge and cleanup runs (memory clears and trims, flushes, disk cleanups)") {
+      String($0.stats.purges)
+    },
+    .engine("purged_objects", "objects removed by purges") { String($0.stats.purged) },
+    .engine("memory_objects", "objects in memory at the end") { String($0.memoryObjects) },
+    .engine("disk_objects", "objects on disk at the end") { String($0.diskObjects) },
+    .engine("latency_p50", "median request latency, µs (modelled; file backend: measured disk time)") {
+      String($0.stats.latency.valueAtPercentile(50))
+    },
+    .engine("latency_p90", "90th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(90)) },
+    .engine("latency_p99", "99th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99)) },
+    .engine("latency_p999", "99.9th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99.9)) },
+    .engine("latency_max", "largest latency, µs") { String($0.stats.latency.max) },
   ]
-}
-
-extension String {
-  /// The string with commas replaced by semicolons (parameter lists inside a CSV cell stay readable).
-  func replacingCommas() -> String {
-    String(map { $0 == "," ? ";" : $0 })
-  }
 }

@@ -21,6 +21,35 @@ public enum TableReport {
         Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 1),
       ])
     }
+    var text = run.caches.isEmpty ? "" : align(rows)
+    if !run.engines.isEmpty {
+      if !text.isEmpty { text += "\n" }
+      text += renderEngines(run)
+    }
+    return text
+  }
+
+  /// The engines of `run`: hit ratios per tier, HTTP outcomes, origin traffic and latency.
+  public static func renderEngines(_ run: RunResult) -> String {
+    var rows: [[String]] = [
+      [
+        "engine", "hit ratio", "memory", "disk", "expired", "304", "200", "stale", "origin", "disk writes",
+        "purges", "p50 ms", "p99 ms",
+      ]
+    ]
+    for engine in run.engines {
+      let stats = engine.stats
+      let percent = { (part: Int64) in
+        Decimal.fixed(stats.requests > 0 ? Double(part) * 100 / Double(stats.requests) : 0, 2) + " %"
+      }
+      rows.append([
+        engine.label, percent(stats.hits), percent(stats.memoryHits), percent(stats.diskHits), String(stats.expired),
+        String(stats.revalidated304), String(stats.revalidated200), String(stats.staleServed),
+        ByteCount.format(stats.originBytes), String(stats.disk.writes), String(stats.purges),
+        Decimal.fixed(Double(stats.latency.valueAtPercentile(50)) / 1000, 2),
+        Decimal.fixed(Double(stats.latency.valueAtPercentile(99)) / 1000, 2),
+      ])
+    }
     return align(rows)
   }
 

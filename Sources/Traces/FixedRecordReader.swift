@@ -59,6 +59,7 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
 
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
     let size = Layout.recordSize
+    batch.clearAttributes()
     try batch.refill { (requests: UnsafeMutableBufferPointer<Request>) throws(TraceError) -> Int in
       var filled = 0
       while filled < requests.count {

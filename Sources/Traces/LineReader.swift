@@ -69,10 +69,25 @@ protocol LineParser {
   /// Parses `line` into `request`. Returns false for a line that holds no request
   /// (header, blank line, marker); throws a message for a malformed line.
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool
+  /// Whether the parser fills ``RequestAttributes`` (rich formats).
+  var producesAttributes: Bool { get }
+  /// Parses `line` into `request` and `attributes`; returns how many times the request
+  /// repeats (0 for a line without a request). The default calls ``parse(_:into:)``.
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int
 }
 
 extension LineParser {
   mutating func begin(_ lines: LineReader) throws(TraceError) {}
+
+  var producesAttributes: Bool { false }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    try parse(line, into: &request) ? 1 : 0
+  }
 }
 
 /// Why a line does not parse.
@@ -97,18 +112,46 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
   var traits: TraceTraits { parser.traits }
   var knownRequestCount: Int64? { nil }
 
+  /// A request still to be repeated (`op_count`) when the last batch filled up.
+  private var pending: (request: Request, attributes: RequestAttributes, remaining: Int)?
+
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
+    let attributes: UnsafeMutableBufferPointer<RequestAttributes>?
+    if parser.producesAttributes {
+      attributes = batch.attributesForWriting()
+    } else {
+      attributes = nil
+      batch.clearAttributes()
+    }
     try batch.refill { (requests: UnsafeMutableBufferPointer<Request>) throws(TraceError) -> Int in
       var filled = 0
-      while filled < requests.count, let line = try lines.nextLine() {
+      func emit(_ request: Request, _ attribute: RequestAttributes, _ count: Int) -> Int {
+        let room = min(count, requests.count - filled)
+        for _ in 0..<room {
+          requests[filled] = request
+          attributes?[filled] = attribute
+          filled += 1
+        }
+        requestsRead += Int64(room)
+        return count - room
+      }
+      if let waiting = pending {
+        let left = emit(waiting.request, waiting.attributes, waiting.remaining)
+        pending = left > 0 ? (waiting.request, waiting.attributes, left) : nil
+      }
+      var request = Request(key: 0)
+      var attribute = RequestAttributes()
+      while pending == nil, filled < requests.count, let line = try lines.nextLine() {
+        attribute = RequestAttributes()
+        let repeats: Int
         do throws(LineError) {
-          if try parser.parse(line, into: &requests[filled]) {
-            filled += 1
-            requestsRead += 1
-          }
+          repeats = try parser.parse(line, into: &request, attributes: &attribute)
         } catch {
           throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, error.message)
         }
+        guard repeats > 0 else { continue }
+        let left = emit(request, attribute, repeats)
+        if left > 0 { pending = (request, attribute, left) }
       }
       return filled
     }

@@ -42,6 +42,8 @@ public struct TraceFormat: Sendable {
     .int32BigEndian,
     .int64BigEndian,
     .idSize,
+    .cacheLab,
+    .cacheLib,
   ]
 
   /// The format named `name` (or an alias), case-insensitively.

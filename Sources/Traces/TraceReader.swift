@@ -8,11 +8,14 @@ public struct TraceTraits: Sendable, Equatable {
   public var hasSize: Bool
   /// Requests carry next-access indices (oracle formats).
   public var hasNextAccess: Bool
+  /// Requests carry ``RequestAttributes`` (HTTP headers, costs, TTLs, events).
+  public var hasAttributes: Bool
 
-  public init(hasTime: Bool, hasSize: Bool, hasNextAccess: Bool = false) {
+  public init(hasTime: Bool, hasSize: Bool, hasNextAccess: Bool = false, hasAttributes: Bool = false) {
     self.hasTime = hasTime
     self.hasSize = hasSize
     self.hasNextAccess = hasNextAccess
+    self.hasAttributes = hasAttributes
   }
 }
 

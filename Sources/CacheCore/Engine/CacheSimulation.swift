@@ -30,6 +30,30 @@ public protocol CacheSimulation: AnyObject, Sendable {
   var objectCount: Int { get }
   /// Runs the policy's self-check.
   func checkInvariants() throws(InvariantViolation)
+
+  /// Serves one request; `victims` is replaced by the objects evicted to make room.
+  func serve(_ request: Request, victims: inout [Victim]) -> Outcome
+  /// Removes `key` if cached (not an eviction).
+  func remove(_ key: UInt64) -> Victim?
+  /// Whether `key` is cached, without changing any state.
+  func contains(_ key: UInt64) -> Bool
+  /// Evicts by the policy's rule until at least one object left; `victims` is replaced by them.
+  func evict(victims: inout [Victim])
+}
+
+/// A ``VictimSink`` that appends to an array (for callers that need each victim).
+public struct ArrayVictimSink: VictimSink {
+  public var victims: [Victim]
+
+  @inlinable
+  public init(_ victims: [Victim]) {
+    self.victims = victims
+  }
+
+  @inlinable
+  public mutating func record(_ victim: Victim) {
+    victims.append(victim)
+  }
 }
 
 /// A ``CacheSimulation`` that runs policy `P` with the engine template, specialised for `P`.
@@ -46,6 +70,27 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public var occupiedBytes: Int64 { policy.occupiedBytes }
   public var objectCount: Int { policy.objectCount }
   public func resetCounters() { _counters = MissCounters() }
+
+  public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    let outcome = policy.handle(request, victims: &sink)
+    swap(&sink.victims, &victims)
+    return outcome
+  }
+
+  public func remove(_ key: UInt64) -> Victim? { policy.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
+
+  public func evict(victims: inout [Victim]) {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    if policy.objectCount > 0 { policy.evict(into: &sink) }
+    swap(&sink.victims, &victims)
+  }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {

@@ -78,7 +78,22 @@ extension EvictionPolicy where Self: ~Copyable {
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
 
-  /// The replay hot loop: one ``handle(_:victims:)`` per request, no allocation.
+  /// A `put` replaces the object (not counted as a request), a `delete` removes it; event
+  /// and origin rows do not concern a plain policy.
+  @inlinable
+  public mutating func replayNonGet<Sink: VictimSink>(_ request: Request, victims: inout Sink) {
+    switch request.operation {
+    case .put:
+      _ = remove(request.key)
+      _ = handle(request, victims: &victims)
+    case .delete:
+      _ = remove(request.key)
+    default:
+      break
+    }
+  }
+
+  /// The replay hot loop: one ``handle(_:victims:)`` per `get`, no allocation.
   @inlinable
   public mutating func replay(
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters
@@ -91,6 +106,10 @@ extension EvictionPolicy where Self: ~Copyable {
     for index in range {
       if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 1) }
       let request = requests[index]
+      if request.operation != .get {
+        replayNonGet(request, victims: &victims)
+        continue
+      }
       switch handle(request, victims: &victims) {
       case .hit:
         break

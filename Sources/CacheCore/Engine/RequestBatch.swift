@@ -8,6 +8,8 @@ public final class RequestBatch: @unchecked Sendable {
   public let capacity: Int
   @usableFromInline let storage: UnsafeMutablePointer<Request>
   @usableFromInline var _count = 0
+  /// Per-request attributes, allocated on first use by a reader of a rich format.
+  @usableFromInline var attributeStorage: UnsafeMutablePointer<RequestAttributes>?
 
   /// Creates an empty batch for up to `capacity` requests.
   public init(capacity: Int = 1 << 16) {
@@ -18,6 +20,35 @@ public final class RequestBatch: @unchecked Sendable {
 
   deinit {
     storage.deallocate()
+    attributeStorage?.deinitialize(count: capacity)
+    attributeStorage?.deallocate()
+  }
+
+  /// Whether the current contents carry attributes (set by the reader of a rich format).
+  public private(set) var hasAttributes = false
+
+  /// The attributes buffer for a reader to fill (allocated once, all-default), and marks the
+  /// batch as carrying attributes until ``clearAttributes()``.
+  public func attributesForWriting() -> UnsafeMutableBufferPointer<RequestAttributes> {
+    if attributeStorage == nil {
+      let buffer = UnsafeMutablePointer<RequestAttributes>.allocate(capacity: capacity)
+      buffer.initialize(repeating: RequestAttributes(), count: capacity)
+      attributeStorage = buffer
+    }
+    hasAttributes = true
+    return UnsafeMutableBufferPointer(start: attributeStorage, count: capacity)
+  }
+
+  /// Marks the contents as carrying no attributes.
+  public func clearAttributes() {
+    hasAttributes = false
+  }
+
+  /// The attributes of request `index`, or defaults when the trace has none.
+  public func attributes(_ index: Int) -> RequestAttributes {
+    precondition(index >= 0 && index < _count, "batch index out of range")
+    guard hasAttributes, let attributeStorage else { return RequestAttributes() }
+    return attributeStorage[index]
   }
 
   /// Number of valid requests.

@@ -12,6 +12,10 @@ public struct ParameterSpec: Sendable, Equatable {
     case choice([String])
     /// Any non-empty text.
     case text
+    /// A byte count (`512`, `64KiB`, `1.5GiB`); `0` often means "no limit".
+    case byteCount
+    /// A duration of trace time (`300s`, `30m`, `7d`, `500ms`).
+    case duration
   }
 
   /// The key, lowercase with dashes (`small`, `n-bit-counter`).
@@ -44,6 +48,8 @@ public struct ParameterSpec: Sendable, Equatable {
     case .boolean: return "true or false"
     case .choice(let words): return "one of " + words.joined(separator: ", ")
     case .text: return "text"
+    case .byteCount: return "a byte count such as 64MiB"
+    case .duration: return "a duration such as 300s, 30m or 7d"
     }
   }
 
@@ -67,6 +73,38 @@ public struct ParameterSpec: Sendable, Equatable {
       return words.contains(lowered) ? lowered : nil
     case .text:
       return value.isEmpty ? nil : value
+    case .byteCount:
+      return ByteCount.parse(value).map(String.init)
+    case .duration:
+      return Duration.microseconds(value).map(Duration.format)
     }
+  }
+}
+
+/// Parsing of trace-time durations: `500ms`, `300s`, `30m`, `2h`, `7d` (and plain seconds).
+public enum Duration {
+  /// The duration in microseconds, or nil.
+  public static func microseconds(_ text: String) -> Int64? {
+    let lowered = text.lowercased().filter { $0 != " " }
+    let units: [(String, Double)] = [("ms", 1e3), ("us", 1), ("s", 1e6), ("m", 60e6), ("h", 3600e6), ("d", 86400e6)]
+    for (suffix, scale) in units where lowered.hasSuffix(suffix) {
+      let number = lowered.dropLast(suffix.count)
+      guard let value = Double(number), value >= 0, value.isFinite, !number.isEmpty else { return nil }
+      return Int64(value * scale)
+    }
+    if let seconds = Double(lowered), seconds >= 0, seconds.isFinite { return Int64(seconds * 1e6) }
+    return nil
+  }
+
+  /// `micros` in the largest whole unit: `7d`, `2h`, `30m`, `300s`, `500ms` or `12us`.
+  public static func format(_ micros: Int64) -> String {
+    for (suffix, scale) in [
+      ("d", 86_400_000_000), ("h", 3_600_000_000), ("m", 60_000_000), ("s", 1_000_000), ("ms", 1000),
+    ]
+      as [(String, Int64)] where micros != 0 && micros % scale == 0
+    {
+      return "\(micros / scale)\(suffix)"
+    }
+    return "\(micros)us"
   }
 }

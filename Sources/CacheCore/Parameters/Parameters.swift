@@ -69,6 +69,18 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
     return value
   }
 
+  /// The byte count of `name`, declared as `.byteCount`.
+  public func bytes(_ name: String) -> Int64 {
+    guard let value = ByteCount.parse(string(name)) else { preconditionFailure("\(name) is not a byte count") }
+    return value
+  }
+
+  /// The duration of `name` in microseconds, declared as `.duration`.
+  public func duration(_ name: String) -> Int64 {
+    guard let value = Duration.microseconds(string(name)) else { preconditionFailure("\(name) is not a duration") }
+    return value
+  }
+
   /// The boolean value of `name`, declared as `.boolean`.
   public func boolean(_ name: String) -> Bool { string(name) == "true" }
 

@@ -1,0 +1,169 @@
+import CacheCore
+import Policies
+
+/// When memory objects reach the disk tier.
+public enum WritePolicy: String, Sendable {
+  /// Every fetched object is written to disk at once (and to memory).
+  case writeThrough = "write-through"
+  /// Objects reach disk only when memory evicts (or flushes) them (MKNetworkKit's MKCache).
+  case writeOnEvict = "write-on-evict"
+}
+
+/// What a disk hit does to the memory tier.
+public enum Promotion: String, Sendable {
+  /// Nothing: the object is served from disk.
+  case none
+  /// The object is stored in memory like a fetched one.
+  case tracked
+  /// The object is kept in memory outside the memory policy and its capacity, until memory
+  /// is cleared or flushed (MKNetworkKit's untracked promotion).
+  case untracked
+}
+
+/// Which date a disk cleanup ages objects by.
+public enum DateKind: String, Sendable {
+  case access, modification, creation
+}
+
+/// A disk cleanup pass as image libraries run it on lifecycle events: drop expired or old
+/// files, then, if over a size limit, drop the least recently accessed until below a target.
+public struct DiskCleanup: Sendable, Equatable {
+  /// Delete objects whose `dateKind` date is at or before now − `maxAge` (µs; nil: no age limit).
+  public var maxAge: Int64?
+  public var dateKind: DateKind
+  /// Delete objects whose library expiry has passed (Kingfisher).
+  public var removeExpired: Bool
+  /// Size limit in the disk tier's units (0: none).
+  public var sizeLimit: Int64
+  /// Trim when the size is at or above the limit (Kingfisher) instead of strictly above.
+  public var trimAtLimit: Bool
+  /// Trim down to `target` × the limit (0.5 SDWebImage and Kingfisher, 0.7 Nuke).
+  public var target: Double
+  /// Stop only strictly below the target (SDWebImage) instead of at or below it.
+  public var stopStrictlyBelow: Bool
+  /// Skip the pass if the previous one ran less than this long ago (µs; Nuke: 1800 s).
+  public var minimumInterval: Int64
+
+  public init(
+    maxAge: Int64? = nil, dateKind: DateKind = .access, removeExpired: Bool = false, sizeLimit: Int64 = 0,
+    trimAtLimit: Bool = false, target: Double = 0.5, stopStrictlyBelow: Bool = false, minimumInterval: Int64 = 0
+  ) {
+    self.maxAge = maxAge
+    self.dateKind = dateKind
+    self.removeExpired = removeExpired
+    self.sizeLimit = sizeLimit
+    self.trimAtLimit = trimAtLimit
+    self.target = target
+    self.stopStrictlyBelow = stopStrictlyBelow
+    self.minimumInterval = minimumInterval
+  }
+}
+
+/// Something an engine does on a lifecycle event or timer.
+public enum EngineAction: Sendable, Equatable {
+  /// Empty the memory tier (memory warning).
+  case clearMemory
+  /// Evict from memory until it holds at most this fraction of its capacity.
+  case trimMemory(fraction: Double)
+  /// Write every memory object to disk, then empty memory (MKNetworkKit's flush).
+  case flushMemoryToDisk
+  /// Remove expired objects from memory (Kingfisher's 120 s timer).
+  case removeExpiredMemory
+  /// Run a disk cleanup pass.
+  case diskCleanup(DiskCleanup)
+}
+
+/// A recurring action on trace time.
+public struct EngineTimer: Sendable, Equatable {
+  /// Period in microseconds of trace time.
+  public var interval: Int64
+  public var actions: [EngineAction]
+
+  public init(interval: Int64, actions: [EngineAction]) {
+    self.interval = interval
+    self.actions = actions
+  }
+}
+
+/// Latencies the simulated engine charges (the file backend measures disk time instead).
+public struct LatencyModel: Sendable, Equatable {
+  /// A memory hit, in microseconds.
+  public var memoryHit: Int64 = 20
+  /// A disk access, before transfer, in microseconds.
+  public var diskSeek: Int64 = 100
+  /// Disk transfer rate, bytes per second.
+  public var diskBytesPerSecond: Double = 500e6
+  /// Origin round trip when the trace gives none, in microseconds.
+  public var originRoundTrip: Int64 = 100_000
+  /// Origin transfer rate, bytes per second.
+  public var originBytesPerSecond: Double = 10e6
+  /// Bytes of response headers (a 304 transfers only these).
+  public var headerBytes: Int64 = 300
+
+  public init() {}
+}
+
+/// Where the disk tier stores its objects.
+public enum DiskBackendKind: Sendable, Equatable, CustomStringConvertible {
+  /// Bookkeeping only, with the latency model.
+  case simulated
+  /// A real directory: one file per object named by the MD5 of its key.
+  case file(directory: String)
+
+  public var description: String {
+    switch self {
+    case .simulated: return "simulated"
+    case .file(let directory): return "file:\(directory)"
+    }
+  }
+}
+
+/// A complete cache engine: a memory tier, an optional disk tier, the rules between them,
+/// and what lifecycle events and timers do. Presets are values of this type.
+public struct EngineConfiguration: Sendable {
+  /// Name in reports (a preset name, or `custom`).
+  public var name: String
+  public var memory: TierConfiguration?
+  public var disk: TierConfiguration?
+  public var writePolicy: WritePolicy
+  public var promotion: Promotion
+  /// Whether a memory hit also updates the disk copy's access date (PINCache).
+  public var memoryHitTouchesDisk: Bool
+  /// Disk files live in one folder per content class (ZZDiskCache).
+  public var namespacesByClass: Bool
+  public var events: [LifecycleEvent: [EngineAction]]
+  public var timers: [EngineTimer]
+  public var latency: LatencyModel
+  public var diskBackend: DiskBackendKind
+
+  public init(
+    name: String, memory: TierConfiguration?, disk: TierConfiguration? = nil,
+    writePolicy: WritePolicy = .writeThrough, promotion: Promotion = .tracked, memoryHitTouchesDisk: Bool = false,
+    namespacesByClass: Bool = false, events: [LifecycleEvent: [EngineAction]] = [:], timers: [EngineTimer] = [],
+    latency: LatencyModel = LatencyModel(), diskBackend: DiskBackendKind = .simulated
+  ) {
+    self.name = name
+    self.memory = memory
+    self.disk = disk
+    self.writePolicy = writePolicy
+    self.promotion = promotion
+    self.memoryHitTouchesDisk = memoryHitTouchesDisk
+    self.namespacesByClass = namespacesByClass
+    self.events = events
+    self.timers = timers
+    self.latency = latency
+    self.diskBackend = diskBackend
+  }
+
+  /// The configuration in one line (for reports): tiers, expiry and rules.
+  public var summary: String {
+    var parts: [String] = []
+    if let memory { parts.append("memory=\(memory) expiry=\(memory.expiry)") }
+    if let disk { parts.append("disk=\(disk) expiry=\(disk.expiry) backend=\(diskBackend)") }
+    if disk != nil {
+      parts.append("write=\(writePolicy.rawValue)")
+      if memory != nil { parts.append("promote=\(promotion.rawValue)") }
+    }
+    return parts.joined(separator: " ")
+  }
+}

@@ -1,0 +1,96 @@
+import CacheCore
+import Policies
+
+/// What a tier's capacity counts.
+public enum CapacityUnit: String, Sendable, CaseIterable {
+  /// Bytes of the objects (disk tiers may round up to blocks).
+  case bytes
+  /// Objects (every object counts 1).
+  case count
+  /// The caller's cost (the trace's `cost` column, else the size), e.g. decoded image bytes.
+  case cost
+}
+
+/// One tier of a cache engine: an eviction policy over a capacity, plus the tier's own
+/// rules for admission, expiry and dates.
+public struct TierConfiguration: Sendable, CustomStringConvertible {
+  /// The registered policy that orders evictions within the capacity.
+  public var policy: PolicySpec
+  /// Capacity in ``unit``s; `Int64.max` means unlimited.
+  public var capacity: Int64
+  public var unit: CapacityUnit
+  /// Whether stored objects may be served.
+  public var expiry: ExpiryModel
+  /// Admit only objects smaller than this fraction of the capacity (nil: anything that fits).
+  public var admissionLimit: Double?
+  /// Disk allocation block: sizes round up to a multiple (0: logical bytes).
+  public var blockSize: Int64
+  /// Whether a read updates the object's access date (and a sliding expiry).
+  public var readsUpdateAccessDate: Bool
+
+  public init(
+    policy: PolicySpec, capacity: Int64, unit: CapacityUnit = .bytes, expiry: ExpiryModel = .none,
+    admissionLimit: Double? = nil, blockSize: Int64 = 0, readsUpdateAccessDate: Bool = true
+  ) {
+    self.policy = policy
+    self.capacity = capacity
+    self.unit = unit
+    self.expiry = expiry
+    self.admissionLimit = admissionLimit
+    self.blockSize = blockSize
+    self.readsUpdateAccessDate = readsUpdateAccessDate
+  }
+
+  /// `policy:SIZE` (or `policy:params:SIZE`), with `unlimited` for an unbounded tier.
+  public var description: String {
+    let size: String
+    if capacity == .max {
+      size = "unlimited"
+    } else {
+      switch unit {
+      case .bytes: size = ByteCount.format(capacity).replacingOccurrences(" ", with: "")
+      case .count: size = "\(capacity)objects"
+      case .cost: size = "\(capacity)cost"
+      }
+    }
+    return "\(policy):\(size)"
+  }
+
+  /// Parses `lru:64MiB`, `s3fifo:small=0.2,ghost=0.9:1GiB`, `lru:10objects`, `nscache:100cost`
+  /// or `fifo:unlimited`: a policy specification followed by a size (bytes, `objects` or
+  /// `cost`). Expiry and the other rules take their defaults.
+  public init(parsing text: String, expiry: ExpiryModel = .none) throws(ConfigurationError) {
+    guard let colon = text.lastIndex(of: ":") else {
+      throw ConfigurationError(.invalidValue, "tier '\(text)' must be POLICY[:params]:SIZE, e.g. lru:64MiB")
+    }
+    let sizeText = String(text[text.index(after: colon)...]).lowercased()
+    let policyText = String(text[..<colon])
+    var unit = CapacityUnit.bytes
+    var capacity: Int64
+    if sizeText == "unlimited" {
+      capacity = .max
+    } else if sizeText.hasSuffix("objects"), let count = Int64(sizeText.dropLast("objects".count)), count > 0 {
+      unit = .count
+      capacity = count
+    } else if sizeText.hasSuffix("cost"), let cost = Int64(sizeText.dropLast("cost".count)), cost > 0 {
+      unit = .cost
+      capacity = cost
+    } else if let bytes = ByteCount.parse(sizeText), bytes > 0 {
+      capacity = bytes
+    } else {
+      throw ConfigurationError(
+        .invalidValue, "tier '\(text)': '\(sizeText)' is not a size (e.g. 64MiB, 10objects, 100000cost, unlimited)")
+    }
+    self.init(policy: try PolicySpec(parsing: policyText), capacity: capacity, unit: unit, expiry: expiry)
+  }
+}
+
+extension String {
+  func replacingOccurrences(_ target: Character, with replacement: String) -> String {
+    var result = ""
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
+    return result
+  }
+}

@@ -1,0 +1,49 @@
+import CacheCore
+import Histogram
+
+/// What an engine counted over the requests after warm-up.
+///
+/// A request is a *hit* when it is answered from a tier without waiting for the origin
+/// (fresh, served while revalidating in the background, or served stale on an origin
+/// error); everything else — full fetches, revalidations (304 or 200), errors — is a miss.
+public struct EngineStats: Sendable {
+  public var requests: Int64 = 0
+  public var requestBytes: Int64 = 0
+  public var memoryHits: Int64 = 0
+  public var diskHits: Int64 = 0
+  /// Request bytes of the hits.
+  public var hitBytes: Int64 = 0
+  /// Lookups that found a stored object no longer usable as is (expired or stale).
+  public var expired: Int64 = 0
+  public var revalidated304: Int64 = 0
+  public var revalidated200: Int64 = 0
+  /// Responses served from a tier whose version is older than the origin's current one.
+  public var staleServed: Int64 = 0
+  /// Responses served from a tier while a revalidation ran in the background.
+  public var servedWhileRevalidating: Int64 = 0
+  /// Stale responses served because the origin failed (stale-if-error).
+  public var servedOnError: Int64 = 0
+  /// Responses served with a body the cache had lost (MKNetworkKit's 304 quirk).
+  public var lostBodyServed: Int64 = 0
+  /// Full responses fetched from the origin (misses and 200 revalidations), and their bytes.
+  public var originFetches: Int64 = 0
+  public var originBytes: Int64 = 0
+  /// Requests the origin failed and no stale copy could answer.
+  public var originErrors: Int64 = 0
+  public var memoryEvictions: Int64 = 0
+  public var diskEvictions: Int64 = 0
+  /// Cleanup and purge runs (memory clears and trims, disk cleanups, flushes).
+  public var purges: Int64 = 0
+  /// Objects removed by purges.
+  public var purged: Int64 = 0
+  /// Disk activity (from the backend).
+  public var disk = DiskCounters()
+  /// Per-request latency in microseconds: modelled, plus measured disk time with the file backend.
+  public var latency = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+
+  public init() {}
+
+  public var hits: Int64 { memoryHits + diskHits }
+  public var misses: Int64 { requests - hits }
+  public var missBytes: Int64 { requestBytes - hitBytes }
+}

@@ -1,0 +1,35 @@
+import CacheCore
+
+/// The origin server as far as the trace describes it: each object's current version,
+/// learned from `get` and `origin` rows. A `get` row without a version inherits the last one
+/// seen (or the first, 0), so staleness can be judged on any trace.
+struct OriginModel: ~Copyable {
+  private var versions = SlotArena<Int64>(initialCapacity: 1 << 12)
+
+  /// Records an `origin` row (a new version without a client request).
+  mutating func update(_ key: UInt64, _ attributes: RequestAttributes) {
+    guard attributes.version >= 0 else { return }
+    let slot = versions.find(key)
+    if slot >= 0 {
+      versions[slot].extra = attributes.version
+    } else {
+      _ = versions.insert(key: key, size: 0, extra: attributes.version)
+    }
+  }
+
+  /// The attributes of a `get` row with the version filled in from the model.
+  mutating func current(_ key: UInt64, _ attributes: RequestAttributes) -> RequestAttributes {
+    var current = attributes
+    let slot = versions.find(key)
+    if attributes.version >= 0 {
+      if slot >= 0 {
+        versions[slot].extra = attributes.version
+      } else {
+        _ = versions.insert(key: key, size: 0, extra: attributes.version)
+      }
+    } else {
+      current.version = slot >= 0 ? versions[slot].extra : 0
+    }
+    return current
+  }
+}

@@ -1,0 +1,114 @@
+import CacheCore
+import Policies
+
+/// A named engine configuration reproducing a real library's cache, with parameters for its
+/// limits. Each preset is one file in `Presets/` and one line in ``EnginePreset/all``.
+public struct EnginePreset: Sendable {
+  public let name: String
+  /// One line for `cachelab presets`.
+  public let summary: String
+  /// The library version or source the rules come from.
+  public let origin: String
+  public let parameters: [ParameterSpec]
+  let build: @Sendable (Parameters) -> EngineConfiguration
+
+  init(
+    name: String, summary: String, origin: String, parameters: [ParameterSpec] = [],
+    build: @escaping @Sendable (Parameters) -> EngineConfiguration
+  ) {
+    self.name = name
+    self.summary = summary
+    self.origin = origin
+    self.parameters = parameters
+    self.build = build
+  }
+
+  /// Every preset, in the order `cachelab presets` lists them.
+  public static let all: [EnginePreset] = [
+    .mknetworkkit,
+    .mknetworkkitIntended,
+    .sdwebimage,
+    .afnetworking,
+    .nscacheLinux,
+    .urlcacheLinux,
+    .kingfisher,
+    .nuke,
+    .pincache,
+    .zzdiskcache,
+  ]
+
+  /// The preset named `name`.
+  public static func named(_ name: String) throws(ConfigurationError) -> EnginePreset {
+    if let preset = all.first(where: { $0.name == name.lowercased() }) { return preset }
+    throw ConfigurationError(
+      .unknownName, "unknown preset '\(name)'; known presets: " + all.map(\.name).joined(separator: ", "))
+  }
+
+  /// The configuration with `parameters`.
+  public func configuration(_ parameters: Parameters) -> EngineConfiguration {
+    build(parameters)
+  }
+}
+
+/// A preset chosen on the command line: `name` or `name:key=value,...`.
+public struct PresetSpec: Sendable, CustomStringConvertible {
+  public let preset: EnginePreset
+  public let parameters: Parameters
+
+  public init(parsing text: String) throws(ConfigurationError) {
+    let colon = text.firstIndex(of: ":")
+    preset = try EnginePreset.named(String(colon.map { text[..<$0] } ?? Substring(text)))
+    parameters = try Parameters(
+      parsing: colon.map { text[text.index(after: $0)...] } ?? "", specs: preset.parameters, owner: preset.name)
+  }
+
+  /// Splits a `--preset` list (commas separate presets; `key=value` items continue the
+  /// previous preset's parameters).
+  public static func parseList(_ text: String) throws(ConfigurationError) -> [PresetSpec] {
+    var groups: [String] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let token = String(item).filter { $0 != " " }
+      if token.contains("="), !token.contains(":"), let last = groups.popLast() {
+        groups.append(last + (last.contains(":") ? "," : ":") + token)
+      } else {
+        guard !token.isEmpty else { throw ConfigurationError(.invalidValue, "empty preset name in '\(text)'") }
+        groups.append(token)
+      }
+    }
+    var result: [PresetSpec] = []
+    for group in groups { result.append(try PresetSpec(parsing: group)) }
+    return result
+  }
+
+  public var configuration: EngineConfiguration { preset.configuration(parameters) }
+
+  public var description: String {
+    let explicit = parameters.specs.filter { parameters.isExplicit($0.name) }
+    guard !explicit.isEmpty else { return preset.name }
+    return preset.name + ":" + explicit.map { "\($0.name)=\(parameters.string($0.name))" }.joined(separator: ",")
+  }
+}
+
+/// Shorthands for building preset tiers.
+extension TierConfiguration {
+  /// A tier of registered policy `policy` (with `parameters`), `capacity` 0 meaning unlimited.
+  static func preset(
+    _ policy: String, _ capacity: Int64, unit: CapacityUnit = .bytes, expiry: ExpiryModel = .none,
+    admissionLimit: Double? = nil, blockSize: Int64 = 0, readsUpdateAccessDate: Bool = true
+  ) -> TierConfiguration {
+    // Preset policy names are fixed and valid.
+    let spec = (try? PolicySpec(parsing: policy))!
+    return TierConfiguration(
+      policy: spec, capacity: capacity > 0 ? capacity : .max, unit: unit, expiry: expiry,
+      admissionLimit: admissionLimit, blockSize: blockSize, readsUpdateAccessDate: readsUpdateAccessDate)
+  }
+}
+
+/// Common preset values.
+enum PresetDefaults {
+  static let day: Int64 = 86_400 * microsecondsPerSecond
+  /// Physical memory assumed for libraries that size caches from RAM (a 4 GiB device).
+  static let deviceMemory: Int64 = 4 << 30
+  /// File-system allocation block for libraries that count allocated bytes.
+  static let block: Int64 = 4096
+}

@@ -1,0 +1,34 @@
+import CacheCore
+
+extension EnginePreset {
+  /// Kingfisher 8.11's ImageCache (seed-systems §5).
+  static let kingfisher = EnginePreset(
+    name: "kingfisher",
+    summary: "memory TTL 300 s sliding (120 s sweep), disk TTL 7 d sliding on reads; cleanup on background/terminate",
+    origin: "Kingfisher 8.11.0: MemoryStorage.swift, DiskStorage.swift, ImageCache.swift",
+    parameters: [
+      ParameterSpec(
+        "memory", default: "1GiB", .byteCount, help: "memory cost limit (physical memory / 4 of a 4 GiB device)"),
+      ParameterSpec("memory-ttl", default: "300s", .duration, help: "memory expiration (sliding)"),
+      ParameterSpec("disk", default: "0", .byteCount, help: "disk size limit (0: none)"),
+      ParameterSpec("disk-ttl", default: "7d", .duration, help: "disk expiration (sliding on disk reads)"),
+    ]
+  ) { parameters in
+    let cleanup = DiskCleanup(
+      dateKind: .access, removeExpired: true, sizeLimit: parameters.bytes("disk"), trimAtLimit: true, target: 0.5)
+    return EngineConfiguration(
+      name: "kingfisher",
+      memory: .preset(
+        "fifo", parameters.bytes("memory"), unit: .cost,
+        expiry: .ttl(seconds: parameters.duration("memory-ttl"), sliding: true)),
+      disk: .preset("fifo", 0, expiry: .ttl(seconds: parameters.duration("disk-ttl"), sliding: true)),
+      events: [
+        .memoryWarning: [.clearMemory],
+        // NSCache empties non-discardable items on background (keepWhenEnteringBackground = false).
+        .background: [.diskCleanup(cleanup), .clearMemory],
+        .terminate: [.diskCleanup(cleanup)],
+        .resignActive: [.diskCleanup(cleanup)],
+      ],
+      timers: [EngineTimer(interval: 120 * microsecondsPerSecond, actions: [.removeExpiredMemory])])
+  }
+}

@@ -1,0 +1,28 @@
+import CacheCore
+
+extension EnginePreset {
+  /// Nuke 13.1+ ImageCache with its DataCache (`ImagePipeline.Configuration.withDataCache`)
+  /// (seed-systems §6).
+  static let nuke = EnginePreset(
+    name: "nuke",
+    summary: "CLOCK memory (entries < 10 % of the limit), DataCache swept at launch to 70 % by access date",
+    origin: "Nuke 13.2 (c4fc70a): Cache.swift, ImageCache.swift, DataCache.swift",
+    parameters: [
+      ParameterSpec(
+        "memory", default: "614MiB", .byteCount, help: "cost limit: min(15 % of RAM, 768 MiB) on a 4 GiB device"),
+      ParameterSpec("disk", default: "150MiB", .byteCount, help: "DataCache sizeLimit (allocated bytes)"),
+      ParameterSpec("sweep-interval", default: "1800s", .duration, help: "minimum time between launch sweeps"),
+    ]
+  ) { parameters in
+    let sweep = DiskCleanup(
+      dateKind: .access, sizeLimit: parameters.bytes("disk"), target: 0.7,
+      minimumInterval: parameters.duration("sweep-interval"))
+    return EngineConfiguration(
+      name: "nuke",
+      memory: .preset("clock", parameters.bytes("memory"), unit: .cost, admissionLimit: 0.1),
+      disk: .preset("fifo", 0, blockSize: PresetDefaults.block),
+      events: [
+        .memoryWarning: [.clearMemory], .background: [.trimMemory(fraction: 0.1)], .launch: [.diskCleanup(sweep)],
+      ])
+  }
+}

@@ -1,0 +1,67 @@
+import CacheCore
+
+/// Disk activity a backend counted.
+public struct DiskCounters: Sendable, Equatable {
+  public var reads: Int64 = 0
+  public var writes: Int64 = 0
+  public var bytesRead: Int64 = 0
+  public var bytesWritten: Int64 = 0
+  public var filesCreated: Int64 = 0
+  public var filesDeleted: Int64 = 0
+  public var fsyncs: Int64 = 0
+  /// Objects found damaged (truncated or failing their checksum) and discarded.
+  public var corruptDiscarded: Int64 = 0
+
+  public init() {}
+}
+
+/// Where a disk tier's objects live. Every operation returns its cost in microseconds:
+/// modelled for the simulated backend, measured wall-clock for the file backend.
+protocol DiskBackend: AnyObject {
+  var counters: DiskCounters { get }
+  /// Stores an object's body and metadata (replacing an older copy).
+  func write(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64
+  /// Reads an object's body; returns nil if the stored copy is missing or damaged.
+  func read(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64?
+  /// Persists a changed access date or expiry.
+  func updateDates(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError)
+  /// Deletes an object.
+  func delete(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError)
+  /// The objects found on disk when the process starts (launch).
+  func recover() throws(FileError) -> [(key: UInt64, metadata: EntryMetadata)]
+}
+
+/// Bookkeeping-only disk: counts I/O and charges seek + size / bandwidth per access.
+final class SimulatedDisk: DiskBackend {
+  private(set) var counters = DiskCounters()
+  private let latency: LatencyModel
+
+  init(latency: LatencyModel) {
+    self.latency = latency
+  }
+
+  private func cost(_ bytes: Int64) -> Int64 {
+    latency.diskSeek + Int64(Double(bytes) / latency.diskBytesPerSecond * 1e6)
+  }
+
+  func write(_ key: UInt64, _ metadata: EntryMetadata) -> Int64 {
+    counters.writes += 1
+    counters.bytesWritten += metadata.size
+    counters.filesCreated += 1
+    return cost(metadata.size)
+  }
+
+  func read(_ key: UInt64, _ metadata: EntryMetadata) -> Int64? {
+    counters.reads += 1
+    counters.bytesRead += metadata.size
+    return cost(metadata.size)
+  }
+
+  func updateDates(_ key: UInt64, _ metadata: EntryMetadata) {}
+
+  func delete(_ key: UInt64, _ metadata: EntryMetadata) {
+    counters.filesDeleted += 1
+  }
+
+  func recover() -> [(key: UInt64, metadata: EntryMetadata)] { [] }
+}

@@ -1,0 +1,45 @@
+import CacheCore
+import Engine
+
+/// Something the replayer feeds batch by batch: a policy simulation or a whole engine.
+/// Used by one thread at a time.
+protocol ReplayTarget: AnyObject, Sendable {
+  func replay(_ batch: RequestBatch, range: Range<Int>)
+  func resetCounters()
+  /// The error that stopped the target, if any (checked after each batch).
+  var failure: EngineError? { get }
+}
+
+/// A policy simulation as a replay target.
+final class PolicyTarget: ReplayTarget, @unchecked Sendable {
+  let simulation: any CacheSimulation
+
+  init(_ simulation: any CacheSimulation) {
+    self.simulation = simulation
+  }
+
+  func replay(_ batch: RequestBatch, range: Range<Int>) { simulation.replay(batch, range: range) }
+  func resetCounters() { simulation.resetCounters() }
+  var failure: EngineError? { nil }
+}
+
+/// A cache engine as a replay target: requests with their attributes, one at a time.
+final class EngineTarget: ReplayTarget, @unchecked Sendable {
+  let engine: CacheEngine
+  private(set) var failure: EngineError?
+
+  init(_ engine: CacheEngine) {
+    self.engine = engine
+  }
+
+  func replay(_ batch: RequestBatch, range: Range<Int>) {
+    guard failure == nil else { return }
+    do throws(EngineError) {
+      for index in range { try engine.process(batch[index], batch.attributes(index)) }
+    } catch {
+      failure = error
+    }
+  }
+
+  func resetCounters() { engine.resetStats() }
+}

@@ -1,0 +1,129 @@
+import CacheCore
+import Engine
+import Replay
+
+/// One row of a report: a (policy, capacity) cache or a whole engine of a run.
+public struct ReportRow: Sendable {
+  /// What the row describes.
+  public enum Subject: Sendable {
+    case cache(CacheResult)
+    case engine(EngineResult)
+  }
+
+  public let run: RunResult
+  public let subject: Subject
+
+  /// Every row of `runs`, caches first, then engines, in run order.
+  public static func rows(_ runs: [RunResult]) -> [ReportRow] {
+    runs.flatMap { run in
+      run.caches.map { ReportRow(run: run, subject: .cache($0)) }
+        + run.engines.map { ReportRow(run: run, subject: .engine($0)) }
+    }
+  }
+
+  /// The engine's counters, for engine rows.
+  public var engine: EngineResult? {
+    if case .engine(let result) = subject { return result }
+    return nil
+  }
+
+  public var policyName: String {
+    switch subject {
+    case .cache(let cache): return cache.policy.name
+    case .engine(let engine): return engine.label
+    }
+  }
+
+  /// Parameters in full: the policy's, or the engine's tiers and rules.
+  public var parameters: String {
+    switch subject {
+    case .cache(let cache): return cache.policy.parameters.description.replacingCommas()
+    case .engine(let engine): return engine.configuration.summary
+    }
+  }
+
+  /// Capacity of the cache, or of the engine's first tier ("" if unlimited).
+  public var capacity: String {
+    switch subject {
+    case .cache(let cache): return String(cache.capacity)
+    case .engine(let engine):
+      guard let tier = engine.configuration.memory ?? engine.configuration.disk, tier.capacity != .max else {
+        return ""
+      }
+      return String(tier.capacity)
+    }
+  }
+
+  public var capacitySpec: String {
+    switch subject {
+    case .cache(let cache): return cache.capacitySpec.description
+    case .engine(let engine):
+      return [engine.configuration.memory, engine.configuration.disk].compactMap { $0?.description }.joined(
+        separator: " + ")
+    }
+  }
+
+  public var requests: Int64 {
+    switch subject {
+    case .cache(let cache): return cache.requests
+    case .engine(let engine): return engine.stats.requests
+    }
+  }
+
+  public var requestBytes: Int64 {
+    switch subject {
+    case .cache(let cache): return cache.requestBytes
+    case .engine(let engine): return engine.stats.requestBytes
+    }
+  }
+
+  public var misses: Int64 {
+    switch subject {
+    case .cache(let cache): return cache.counters.misses
+    case .engine(let engine): return engine.stats.misses
+    }
+  }
+
+  public var missBytes: Int64 {
+    switch subject {
+    case .cache(let cache): return cache.counters.missBytes
+    case .engine(let engine): return engine.stats.missBytes
+    }
+  }
+
+  public var hits: Int64 { requests - misses }
+  public var hitRatio: Double { requests > 0 ? Double(hits) / Double(requests) : 0 }
+  public var byteHitRatio: Double { requestBytes > 0 ? Double(requestBytes - missBytes) / Double(requestBytes) : 0 }
+
+  public var evictions: Int64 {
+    switch subject {
+    case .cache(let cache): return cache.counters.evictions
+    case .engine(let engine): return engine.stats.memoryEvictions + engine.stats.diskEvictions
+    }
+  }
+
+  public var rejected: String {
+    switch subject {
+    case .cache(let cache): return String(cache.counters.rejected)
+    case .engine: return ""
+    }
+  }
+
+  public var replaySeconds: Double {
+    switch subject {
+    case .cache(let cache): return cache.replaySeconds
+    case .engine(let engine): return engine.replaySeconds
+    }
+  }
+
+  public var requestsPerSecond: Double {
+    replaySeconds > 0 ? Double(run.replayedRequests) / replaySeconds : 0
+  }
+}
+
+extension String {
+  /// The string with commas replaced by semicolons (parameter lists inside a CSV cell stay readable).
+  func replacingCommas() -> String {
+    String(map { $0 == "," ? ";" : $0 })
+  }
+}

@@ -1,0 +1,189 @@
+import CacheCore
+
+/// CacheLab's own trace format: CSV with a header naming the columns, one row per request
+/// or event. `time` (seconds), `key` and `size` are required; every other column is
+/// optional, in any order (see Traces/README.md): `op`, `cost`, `ttl`, `class`, `version`,
+/// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
+/// `event`. Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
+/// `ctype`). Unknown columns are ignored; an empty cell means "absent".
+struct CacheLabParser: LineParser {
+  enum Column: String, CaseIterable {
+    case time, key, size, op, cost, ttl
+    case contentClass = "class"
+    case version
+    case cacheControl = "cache_control"
+    case expires, date
+    case lastModified = "last_modified"
+    case age, etag, status, latency, event
+
+    static let aliases: [String: Column] = [
+      "t": .time, "ver": .version, "bytes": .size, "cc": .cacheControl, "ctype": .contentClass,
+      "content_class": .contentClass, "content_type": .contentClass, "cache-control": .cacheControl,
+      "last-modified": .lastModified, "evt": .event, "operation": .op, "obj_id": .key, "obj_size": .size,
+    ]
+
+    init?(header: String) {
+      let name = header.lowercased()
+      if let column = Column(rawValue: name) {
+        self = column
+      } else if let alias = Self.aliases[name] {
+        self = alias
+      } else {
+        return nil
+      }
+    }
+  }
+
+  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  var producesAttributes: Bool { true }
+  private var splitter = FieldSplitter(delimiter: 0x2C)
+  /// Column of each field index (nil: ignored).
+  private var columns: [Column?] = []
+  private var required: Int = 0
+
+  mutating func begin(_ lines: LineReader) throws(TraceError) {
+    guard let header = try lines.nextLine() else { return }
+    var names: [String] = []
+    do throws(LineError) {
+      _ = try splitter.forEachField(header) { (_, field) throws(LineError) -> Bool in
+        names.append(String(decoding: ByteParsing.trim(field), as: UTF8.self))
+        return true
+      }
+    } catch {
+      throw TraceError(.malformedRecord, path: lines.path, record: 1, error.message)
+    }
+    columns = names.map { Column(header: $0) }
+    for needed in [Column.time, .key, .size] where !columns.contains(needed) {
+      throw TraceError(
+        .malformedRecord, path: lines.path, record: 1,
+        "the cachelab format needs a header with time, key and size columns; missing '\(needed.rawValue)' (header: \(names.joined(separator: ",")))"
+      )
+    }
+    required = (columns.lastIndex { $0 == .time || $0 == .key || $0 == .size } ?? 0) + 1
+  }
+
+  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
+    var ignored = RequestAttributes()
+    return try parse(line, into: &request, attributes: &ignored) > 0
+  }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    if isBlank(line) { return 0 }
+    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    var parsed = Request(key: 0, size: 0)
+    var row = RequestAttributes()
+    var keyPresent = false
+    let columns = columns
+    let fields = try splitter.forEachField(line) { (index, raw) throws(LineError) -> Bool in
+      guard index < columns.count, let column = columns[index] else { return true }
+      let field = ByteParsing.trim(raw)
+      if field.isEmpty { return true }
+      try Self.apply(column, field, to: &parsed, &row, keyPresent: &keyPresent)
+      return true
+    }
+    guard fields >= required else { throw LineError("expected at least \(required) fields, found \(fields)") }
+    if parsed.operation == .get, row.event != .none { parsed.operation = .event }
+    guard keyPresent || parsed.operation == .event else { throw LineError("missing key") }
+    request = parsed
+    attributes = row
+    return 1
+  }
+
+  private static func text(_ field: UnsafeRawBufferPointer) -> String {
+    String(decoding: field, as: UTF8.self)
+  }
+
+  private static func seconds(_ field: UnsafeRawBufferPointer, _ column: Column) throws(LineError) -> Int64 {
+    guard let micros = ByteParsing.microseconds(field, unit: .s) else {
+      throw LineError("\(column.rawValue) '\(text(field))' is not a non-negative number of seconds")
+    }
+    return micros
+  }
+
+  private static func integer(_ field: UnsafeRawBufferPointer, _ column: Column) throws(LineError) -> Int64 {
+    guard let value = ByteParsing.signed(field) else {
+      throw LineError("\(column.rawValue) '\(text(field))' is not an integer")
+    }
+    return value
+  }
+
+  private static func apply(
+    _ column: Column, _ field: UnsafeRawBufferPointer, to request: inout Request,
+    _ row: inout RequestAttributes, keyPresent: inout Bool
+  ) throws(LineError) {
+    switch column {
+    case .time: request.time = try seconds(field, column)
+    case .key:
+      guard let key = KeyType.auto.key(field) else { throw LineError("empty key") }
+      request.key = key
+      keyPresent = true
+    case .size:
+      guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
+        throw LineError("size '\(text(field))' is not a non-negative integer")
+      }
+      request.size = Int64(size)
+    case .op:
+      switch text(field).lowercased() {
+      case "get", "read", "get_lease": request.operation = .get
+      case "put", "set", "write", "set_lease": request.operation = .put
+      case "delete", "del", "remove": request.operation = .delete
+      case "event", "evt": request.operation = .event
+      case "origin", "update": request.operation = .origin
+      case let other: throw LineError("op '\(other)' is not one of get, put, delete, event, origin")
+      }
+    case .cost:
+      let cost = try integer(field, column)
+      guard cost >= 0 else { throw LineError("cost must not be negative") }
+      row.cost = cost
+    case .ttl: row.ttl = try seconds(field, column)
+    case .contentClass:
+      guard let value = ContentClass(name: text(field)) else {
+        throw LineError("class '\(text(field))' is not data, image, voice, object or a MIME type")
+      }
+      row.contentClass = value
+    case .version: row.version = try integer(field, column)
+    case .cacheControl: row.cacheControl = CacheControl(parsing: text(field))
+    case .expires:
+      // A number is an absolute time; anything else (e.g. "Thu, 01 Jan 1970 garbage") is an
+      // invalid Expires, which RFC 9111 treats as already expired.
+      row.expires = ByteParsing.microseconds(field, unit: .s) ?? RequestAttributes.invalidDate
+    case .date: row.date = try seconds(field, column)
+    case .lastModified: row.lastModified = try seconds(field, column)
+    case .age: row.age = try integer(field, column)
+    case .etag:
+      var value = Substring(text(field))
+      if value.hasPrefix("W/") {
+        row.etagIsWeak = true
+        value = value.dropFirst(2)
+      }
+      let hash = KeyHash.hash(String(value))
+      row.etag = hash == 0 ? 1 : hash
+    case .status:
+      let status = try integer(field, column)
+      guard (0...999).contains(status) else { throw LineError("status \(status) is not an HTTP status (or 0)") }
+      row.status = Int16(status)
+    case .latency: row.latency = try seconds(field, column)
+    case .event:
+      guard let event = LifecycleEvent(name: text(field)) else {
+        throw LineError(
+          "event '\(text(field))' is not one of "
+            + LifecycleEvent.allCases.dropFirst().map(\.name).joined(separator: ", "))
+      }
+      row.event = event
+    }
+  }
+}
+
+extension TraceFormat {
+  /// `cachelab`: CacheLab's CSV with named columns and HTTP attributes.
+  static let cacheLab = TraceFormat(
+    name: "cachelab",
+    summary: "CacheLab CSV: header with time,key,size + optional op, cost, ttl, class, version, HTTP headers, event",
+    fileSuffixes: [".cachelab.csv"],
+    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  ) { path, _ throws(TraceError) in
+    try LineRecordReader(path: path, parser: CacheLabParser())
+  }
+}

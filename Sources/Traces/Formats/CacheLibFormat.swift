@@ -1,0 +1,95 @@
+import CacheCore
+
+/// CacheLib's cachebench key-value trace CSV (`op_time,key,key_size,op,op_count,size,...,ttl`,
+/// columns found by header name). A row stands for `op_count` identical requests; the object
+/// size is `key_size + size`; `op` GET/GET_LEASE reads, SET/SET_LEASE stores, DELETE removes;
+/// `ttl` is in seconds (0 = none); keys are hex strings (hashed).
+struct CacheLibParser: LineParser {
+  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  var producesAttributes: Bool { true }
+  private var splitter = FieldSplitter(delimiter: 0x2C)
+  private var index: [String: Int] = [:]
+  private var required = 0
+
+  static let needed = ["op_time", "key", "key_size", "op", "op_count", "size"]
+
+  mutating func begin(_ lines: LineReader) throws(TraceError) {
+    guard let header = try lines.nextLine() else { return }
+    var names: [String] = []
+    do throws(LineError) {
+      _ = try splitter.forEachField(header) { (_, field) throws(LineError) -> Bool in
+        names.append(String(decoding: ByteParsing.trim(field), as: UTF8.self).lowercased())
+        return true
+      }
+    } catch {
+      throw TraceError(.malformedRecord, path: lines.path, record: 1, error.message)
+    }
+    for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
+    for name in Self.needed where index[name] == nil {
+      throw TraceError(
+        .malformedRecord, path: lines.path, record: 1,
+        "a CacheLib trace needs the columns \(Self.needed.joined(separator: ",")); missing '\(name)'")
+    }
+    required = (Self.needed.compactMap { index[$0] }.max() ?? 0) + 1
+  }
+
+  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
+    var ignored = RequestAttributes()
+    return try parse(line, into: &request, attributes: &ignored) > 0
+  }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    if isBlank(line) { return 0 }
+    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    var fields: [Int: UnsafeRawBufferPointer] = [:]
+    let wanted = Set(["op_time", "key", "key_size", "op", "op_count", "size", "ttl"].compactMap { index[$0] })
+    let count = try splitter.forEachField(line) { (position, field) throws(LineError) -> Bool in
+      if wanted.contains(position) { fields[position] = ByteParsing.trim(field) }
+      return true
+    }
+    guard count >= required else { throw LineError("expected at least \(required) fields, found \(count)") }
+    func field(_ name: String) -> UnsafeRawBufferPointer {
+      fields[index[name] ?? -1] ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+    func number(_ name: String) throws(LineError) -> Int64 {
+      guard let value = ByteParsing.unsigned(field(name)), value <= UInt64(Int64.max) else {
+        throw LineError("\(name) '\(String(decoding: field(name), as: UTF8.self))' is not a non-negative integer")
+      }
+      return Int64(value)
+    }
+    guard let time = ByteParsing.microseconds(field("op_time"), unit: .s) else {
+      throw LineError("op_time '\(String(decoding: field("op_time"), as: UTF8.self))' is not a time")
+    }
+    guard !field("key").isEmpty else { throw LineError("empty key") }
+    let operation: Request.Operation
+    switch String(decoding: field("op"), as: UTF8.self).uppercased() {
+    case "GET", "GET_LEASE": operation = .get
+    case "SET", "SET_LEASE": operation = .put
+    case "DELETE": operation = .delete
+    case let other: throw LineError("op '\(other)' is not GET, GET_LEASE, SET, SET_LEASE or DELETE")
+    }
+    let repeats = try number("op_count")
+    request = Request(
+      time: time, key: KeyHash.hash(field("key")), size: try number("key_size") + number("size"), operation: operation)
+    attributes = RequestAttributes()
+    if index["ttl"] != nil, !field("ttl").isEmpty {
+      let ttl = try number("ttl")
+      if ttl > 0 { attributes.ttl = ttl * microsecondsPerSecond }
+    }
+    return Int(min(repeats, Int64(Int32.max)))
+  }
+}
+
+extension TraceFormat {
+  /// `cachelib`: CacheLib kv trace CSV.
+  static let cacheLib = TraceFormat(
+    name: "cachelib",
+    summary:
+      "CacheLib kv CSV: op_time,key,key_size,op,op_count,size,...,ttl (size = key_size + size, rows repeat op_count times)",
+    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  ) { path, _ throws(TraceError) in
+    try LineRecordReader(path: path, parser: CacheLibParser())
+  }
+}
