@@ -66,11 +66,14 @@ let package = Package(
     .testTarget(name: "StatsTests", dependencies: ["Stats", "Workloads", "Traces", "TestSupport"]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["CacheCore", "Policies", "Traces", "Replay", "Reports", "TestSupport", "MallocCounter"]
+      dependencies: [
+        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "TestSupport", "MallocCounter",
+      ]
     ),
+    .testTarget(name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "cachelab", "TestSupport"]
+      dependencies: ["CacheLabCLI", "Reports", "cachelab", "TestSupport"]
     ),
   ]
 )

@@ -25,7 +25,7 @@ struct EngineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Expiry of a custom engine's tiers: none, ttl:300s[,sliding], http[:heuristic=0.1], mknetworkkit, mknetworkkit-intended, urlcache-linux.",
+      "Expiry of a custom engine's tiers: none, ttl:300s[,sliding], http[:heuristic=0.1][,shared], mknetworkkit, mknetworkkit-intended, urlcache-linux.",
       valueName: "model"))
   var expiry: String?
 
@@ -43,15 +43,20 @@ struct EngineOptions: ParsableArguments {
       "Disk backend: simulated (default) or file:DIR (real files; one subfolder per engine).", valueName: "backend"))
   var diskBackend: String?
 
+  @Flag(help: "Custom engine: a memory hit also renews the disk copy's access date (PINCache).")
+  var memoryHitTouchesDisk = false
+
   /// Whether any engine option was given.
   var requested: Bool { preset != nil || memory != nil || disk != nil }
 
   /// The engines these options describe.
   func engines() throws -> [LabeledEngine] {
     guard requested else {
-      guard expiry == nil, writePolicy == nil, promote == nil, diskBackend == nil else {
+      guard expiry == nil, writePolicy == nil, promote == nil, diskBackend == nil, !memoryHitTouchesDisk else {
         throw ConfigurationError(
-          .invalidValue, "--expiry, --write-policy, --promote and --disk-backend need --preset, --memory or --disk")
+          .invalidValue,
+          "--expiry, --write-policy, --promote, --memory-hit-touches-disk and --disk-backend need --preset, --memory or --disk"
+        )
       }
       return []
     }
@@ -60,9 +65,11 @@ struct EngineOptions: ParsableArguments {
     let diskOverride = try disk.map { try TierConfiguration(parsing: $0) }
     var result: [LabeledEngine] = []
     if let preset {
-      guard expiry == nil, writePolicy == nil, promote == nil else {
+      guard expiry == nil, writePolicy == nil, promote == nil, !memoryHitTouchesDisk else {
         throw ConfigurationError(
-          .invalidValue, "--expiry, --write-policy and --promote describe a custom engine; presets fix them")
+          .invalidValue,
+          "--expiry, --write-policy, --promote and --memory-hit-touches-disk describe a custom engine; presets fix them"
+        )
       }
       for spec in try PresetSpec.parseList(preset) {
         var configuration = spec.configuration
@@ -98,7 +105,7 @@ struct EngineOptions: ParsableArguments {
     }
     let configuration = EngineConfiguration(
       name: "engine", memory: memoryTier, disk: diskTier, writePolicy: write, promotion: promotion,
-      diskBackend: Self.backend(backend, for: "engine"))
+      memoryHitTouchesDisk: memoryHitTouchesDisk, diskBackend: Self.backend(backend, for: "engine"))
     return [LabeledEngine(label: "engine", configuration: configuration)]
   }
 

@@ -465,6 +465,23 @@ public final class CacheEngine {
     counters.purged += 1
   }
 
+  /// Reads every object of the disk tier back through the backend (full read, length and
+  /// checksum checks). Returns how many objects were read and how many could not be.
+  public func verifyDisk() throws(EngineError) -> (objects: Int, unreadable: Int) {
+    guard let disk, let backend else { return (0, 0) }
+    var unreadable = 0
+    let all = disk.all()
+    do throws(FileError) {
+      for (key, metadata) in all where try backend.read(key, metadata) == nil { unreadable += 1 }
+    } catch {
+      throw .file(error)
+    }
+    return (all.count, unreadable)
+  }
+
+  /// The file name the file backend gives `key`: the MD5 hex digest of its decimal id.
+  public static func diskFileName(for key: UInt64) -> String { FileStore.fileName(key) }
+
   /// Checks every tier's policy and metadata.
   public func checkInvariants() throws(InvariantViolation) {
     try memory?.checkInvariants()

@@ -1,4 +1,5 @@
 import CacheCore
+import Engine
 import Foundation
 import Policies
 import Replay
@@ -69,7 +70,7 @@ import Traces
   }
 }
 
-/// The README stays current: every report column, policy and trace format is documented.
+/// The README stays current: every report column, policy, preset and trace format is documented.
 @Suite struct ReadmeTests {
   static let readme =
     (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
@@ -82,6 +83,9 @@ import Traces
     }
     for entry in PolicyRegistry.all {
       #expect(Self.readme.contains("| `\(entry.descriptor.name)` |"), "README lacks policy \(entry.descriptor.name)")
+    }
+    for preset in EnginePreset.all {
+      #expect(Self.readme.contains("| `\(preset.name)` |"), "README lacks preset \(preset.name)")
     }
     for format in TraceFormat.all {
       #expect(Self.tracesReadme.contains("| `\(format.name)` |"), "Traces/README.md lacks format \(format.name)")

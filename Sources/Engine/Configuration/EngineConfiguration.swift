@@ -163,6 +163,7 @@ public struct EngineConfiguration: Sendable {
     if disk != nil {
       parts.append("write=\(writePolicy.rawValue)")
       if memory != nil { parts.append("promote=\(promotion.rawValue)") }
+      if memory != nil, memoryHitTouchesDisk { parts.append("memory-hit-touches-disk") }
     }
     return parts.joined(separator: " ")
   }

@@ -8,10 +8,11 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
   /// `sliding`, every hit restarts it (Kingfisher's `.cacheTime`). An expired object is a
   /// miss (no revalidation).
   case ttl(seconds: Int64, sliding: Bool)
-  /// HTTP caching per RFC 9111 for a private cache, with heuristic freshness `heuristic` ×
-  /// (Date − Last-Modified); stale objects are revalidated (304/200), honouring no-cache,
-  /// must-revalidate, stale-while-revalidate and stale-if-error.
-  case http(heuristic: Double)
+  /// HTTP caching per RFC 9111 for a private cache (or a shared one: s-maxage, private,
+  /// proxy-revalidate), with heuristic freshness `heuristic` × (Date − Last-Modified); stale
+  /// objects are revalidated (304/200), honouring no-cache, must-revalidate,
+  /// stale-while-revalidate and stale-if-error.
+  case http(heuristic: Double = 0.1, shared: Bool = false)
   /// MKNetworkKit 2.x's decision table: `faithful` keeps its bugs (any Cache-Control makes a
   /// response fresh forever; a 304 replaces the body with an empty one); otherwise the
   /// intended behaviour (expiry = store time + max-age | Expires | 600 s | 7 d for images
@@ -38,27 +39,41 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .none: return "none"
     case .ttl(let duration, let sliding): return "ttl:\(Duration.format(duration))\(sliding ? ",sliding" : "")"
-    case .http(let heuristic): return heuristic == 0.1 ? "http" : "http:heuristic=\(heuristic)"
+    case .http(let heuristic, let shared):
+      let options = (heuristic == 0.1 ? [] : ["heuristic=\(heuristic)"]) + (shared ? ["shared"] : [])
+      return options.isEmpty ? "http" : "http:" + options.joined(separator: ",")
     case .mknetworkkit(let faithful): return faithful ? "mknetworkkit" : "mknetworkkit-intended"
     case .urlcacheLinux: return "urlcache-linux"
     }
   }
 
-  /// Parses `none`, `ttl:300s[,sliding]`, `http[:heuristic=0.1]`, `mknetworkkit`,
+  /// Parses `none`, `ttl:300s[,sliding]`, `http[:heuristic=0.1][,shared]`, `mknetworkkit`,
   /// `mknetworkkit-intended` or `urlcache-linux`.
   public init(parsing text: String) throws(ConfigurationError) {
     let lowered = text.lowercased()
     switch lowered {
     case "none": self = .none
-    case "http": self = .http(heuristic: 0.1)
+    case "http": self = .http()
     case "mknetworkkit": self = .mknetworkkit(faithful: true)
     case "mknetworkkit-intended": self = .mknetworkkit(faithful: false)
     case "urlcache-linux": self = .urlcacheLinux
     default:
-      if lowered.hasPrefix("http:heuristic="), let value = Double(lowered.dropFirst("http:heuristic=".count)),
-        value >= 0, value <= 1
-      {
-        self = .http(heuristic: value)
+      if lowered.hasPrefix("http:") {
+        var heuristic = 0.1
+        var shared = false
+        for option in lowered.dropFirst(5).split(separator: ",", omittingEmptySubsequences: false) {
+          if option == "shared" {
+            shared = true
+          } else if option.hasPrefix("heuristic="), let value = Double(option.dropFirst("heuristic=".count)),
+            value >= 0, value <= 1
+          {
+            heuristic = value
+          } else {
+            throw ConfigurationError(
+              .invalidValue, "expiry '\(text)': write http[:heuristic=F][,shared] with F in 0...1, e.g. http:shared")
+          }
+        }
+        self = .http(heuristic: heuristic, shared: shared)
       } else if lowered.hasPrefix("ttl:") {
         let parts = lowered.dropFirst(4).split(separator: ",")
         guard let first = parts.first, let micros = Duration.microseconds(String(first)),
@@ -71,7 +86,7 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
       } else {
         throw ConfigurationError(
           .invalidValue,
-          "unknown expiry '\(text)'; known: none, ttl:DURATION[,sliding], http[:heuristic=F], mknetworkkit, mknetworkkit-intended, urlcache-linux"
+          "unknown expiry '\(text)'; known: none, ttl:DURATION[,sliding], http[:heuristic=F][,shared], mknetworkkit, mknetworkkit-intended, urlcache-linux"
         )
       }
     }
@@ -84,11 +99,11 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
     }
     switch self {
     case .none, .ttl, .mknetworkkit: return true
-    case .http:
+    case .http(_, let shared):
       return HTTPFreshness.isStorable(
         HTTPFreshness.Response(
           cacheControl: attributes.cacheControl, expires: attributes.expires, status: attributes.status, requestTime: 0,
-          responseTime: 0))
+          responseTime: 0), shared: shared)
     case .urlcacheLinux:
       return !attributes.cacheControl.noStore && !attributes.cacheControl.noCache
         && Self.urlcacheStatuses.contains(attributes.status)
@@ -132,13 +147,15 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
       return .fresh
     case .ttl:
       return metadata.expiresAt > now ? .fresh : .expired
-    case .http(let heuristic):
+    case .http(let heuristic, let shared):
       let response = metadata.response
       if response.cacheControl.noCache { return .mustRevalidate }
-      let staleness = HTTPFreshness.staleness(response, now: now, heuristic: heuristic)
+      let staleness = HTTPFreshness.staleness(response, now: now, heuristic: heuristic, shared: shared)
       if staleness < 0 { return .fresh }
       let cc = response.cacheControl
-      if !cc.mustRevalidate, cc.staleWhileRevalidate >= 0, staleness < cc.staleWhileRevalidate * microsecondsPerSecond {
+      if !HTTPFreshness.forbidsStale(cc, shared: shared), cc.staleWhileRevalidate >= 0,
+        staleness < cc.staleWhileRevalidate * microsecondsPerSecond
+      {
         return .serveThenRevalidate
       }
       return .mustRevalidate
@@ -174,13 +191,13 @@ public enum ExpiryModel: Sendable, Equatable, CustomStringConvertible {
 
   /// Whether stale serving on an origin error is allowed (RFC 5861 stale-if-error).
   public func mayServeOnError(_ metadata: EntryMetadata, now: Int64) -> Bool {
-    guard case .http(let heuristic) = self else {
+    guard case .http(let heuristic, let shared) = self else {
       // Library caches that revalidate in the background already served the body.
       return false
     }
     let cc = metadata.response.cacheControl
-    guard !cc.mustRevalidate, !cc.noCache, cc.staleIfError >= 0 else { return false }
-    return HTTPFreshness.staleness(metadata.response, now: now, heuristic: heuristic)
+    guard !HTTPFreshness.forbidsStale(cc, shared: shared), !cc.noCache, cc.staleIfError >= 0 else { return false }
+    return HTTPFreshness.staleness(metadata.response, now: now, heuristic: heuristic, shared: shared)
       < cc.staleIfError * microsecondsPerSecond
   }
 }

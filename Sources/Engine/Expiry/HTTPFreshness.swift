@@ -1,6 +1,8 @@
 import CacheCore
 
-/// RFC 9111 calculations for a private (client) cache, on trace time in microseconds.
+/// RFC 9111 calculations for a private (client) cache, or a shared one (`shared`: a CDN or
+/// proxy, where `s-maxage` wins, `private` responses are not stored and `proxy-revalidate`
+/// acts as `must-revalidate`), on trace time in microseconds.
 ///
 /// Pure functions over a stored response, so they can be checked against hand-worked
 /// examples. Times use ``RequestAttributes/absent`` for missing headers.
@@ -40,21 +42,29 @@ public enum HTTPFreshness {
     public var dateValue: Int64 { date == RequestAttributes.absent ? responseTime : date }
   }
 
-  /// Whether a private cache may store the response (RFC 9111 §3).
-  public static func isStorable(_ response: Response) -> Bool {
+  /// Whether the cache may store the response (RFC 9111 §3).
+  public static func isStorable(_ response: Response, shared: Bool = false) -> Bool {
     let cc = response.cacheControl
     if cc.noStore { return false }
     if response.status < 200 { return false }
+    if shared && cc.isPrivate { return false }
     return cc.isPublic || cc.isPrivate || response.expires != RequestAttributes.absent || cc.maxAge >= 0
-      || heuristicallyCacheable.contains(response.status)
+      || (shared && cc.sharedMaxAge >= 0) || heuristicallyCacheable.contains(response.status)
   }
 
-  /// The freshness lifetime in microseconds (§4.2.1): max-age, else Expires − Date, else
+  /// Whether a stale response must not be served without revalidation (§5.2.2.2, §5.2.2.8).
+  public static func forbidsStale(_ cc: CacheControl, shared: Bool = false) -> Bool {
+    cc.mustRevalidate || (shared && cc.proxyRevalidate)
+  }
+
+  /// The freshness lifetime in microseconds (§4.2.1): s-maxage (shared caches only), else
+  /// max-age, else Expires − Date, else
   /// `heuristic` × (Date − Last-Modified) for heuristically cacheable responses, else 0.
   /// Invalid directives or an invalid Expires make the response stale (lifetime 0).
-  public static func lifetime(_ response: Response, heuristic: Double = 0.1) -> Int64 {
+  public static func lifetime(_ response: Response, heuristic: Double = 0.1, shared: Bool = false) -> Int64 {
     let cc = response.cacheControl
     if cc.isInvalid { return 0 }
+    if shared && cc.sharedMaxAge >= 0 { return cc.sharedMaxAge * microsecondsPerSecond }
     if cc.maxAge >= 0 { return cc.maxAge * microsecondsPerSecond }
     if response.expires != RequestAttributes.absent {
       if response.expires == RequestAttributes.invalidDate { return 0 }
@@ -77,12 +87,14 @@ public enum HTTPFreshness {
   }
 
   /// Whether the response is fresh at `now`: lifetime strictly greater than the current age.
-  public static func isFresh(_ response: Response, now: Int64, heuristic: Double = 0.1) -> Bool {
-    lifetime(response, heuristic: heuristic) > currentAge(response, now: now)
+  public static func isFresh(_ response: Response, now: Int64, heuristic: Double = 0.1, shared: Bool = false) -> Bool {
+    lifetime(response, heuristic: heuristic, shared: shared) > currentAge(response, now: now)
   }
 
   /// How long past its lifetime the response is at `now` (0 or positive when stale).
-  public static func staleness(_ response: Response, now: Int64, heuristic: Double = 0.1) -> Int64 {
-    currentAge(response, now: now) - lifetime(response, heuristic: heuristic)
+  public static func staleness(_ response: Response, now: Int64, heuristic: Double = 0.1, shared: Bool = false)
+    -> Int64
+  {
+    currentAge(response, now: now) - lifetime(response, heuristic: heuristic, shared: shared)
   }
 }
