@@ -4,7 +4,7 @@
 // Module layering (imports only point downward):
 //   CacheCore                      vocabulary, policy protocol, slot storage, engine template
 //   Policies  Traces  Stats(CGSL)  eviction policies / trace readers+writers / GSL statistics
-//   Workloads                      synthetic trace generators (Stats + Traces)
+//   Workloads  Analysis            synthetic trace generators; trace characterisation (Stats + Traces)
 //   Replay                         one-pass multi-cache replayer, capacities, warm-up
 //   Reports                        CSV + table output, atomic writes
 //   CacheLabCLI -> cachelab        the command line
@@ -14,7 +14,8 @@ let package = Package(
   name: "CacheLab",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "cachelab", targets: ["cachelab"])
+    .executable(name: "cachelab", targets: ["cachelab"]),
+    .library(name: "CacheLabKit", targets: ["CacheCore", "Policies", "Traces", "Engine", "Replay"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +34,7 @@ let package = Package(
     ),
     .target(name: "Stats", dependencies: ["CGSL"]),
     .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),
+    .target(name: "Analysis", dependencies: ["CacheCore", "Traces", "Stats", "CGSL"]),
     .target(
       name: "Engine",
       dependencies: [
@@ -42,11 +44,11 @@ let package = Package(
       ]
     ),
     .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
-    .target(name: "Reports", dependencies: ["CacheCore", "Replay"]),
+    .target(name: "Reports", dependencies: ["CacheCore", "Replay", "Stats"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Engine", "Replay", "Reports",
+        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -63,7 +65,8 @@ let package = Package(
       dependencies: ["CacheCore", "Policies", "Replay", "Traces", "TestSupport"]
     ),
     .testTarget(name: "TracesTests", dependencies: ["CacheCore", "Traces", "TestSupport"]),
-    .testTarget(name: "StatsTests", dependencies: ["Stats", "Workloads", "Traces", "TestSupport"]),
+    .testTarget(
+      name: "StatsTests", dependencies: ["CacheCore", "Stats", "Workloads", "Analysis", "Traces", "TestSupport"]),
     .testTarget(
       name: "ReplayTests",
       dependencies: [

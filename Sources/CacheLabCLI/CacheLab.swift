@@ -11,7 +11,10 @@ public struct CacheLab: ParsableCommand {
       malformed input files exit 1 with 'path:line: message'.
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Gen.self, Policies.self, Presets.self, Formats.self]
+    subcommands: [
+      Run.self, Sweep.self, Compare.self, Merge.self, Inspect.self, Regress.self, Gen.self, Policies.self, Presets.self,
+      Formats.self,
+    ]
   )
 
   public init() {}

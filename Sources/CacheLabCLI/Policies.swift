@@ -10,7 +10,14 @@ struct Policies: ParsableCommand {
   @Flag(help: "Also show each policy's origin and memory per object.")
   var details = false
 
+  @Flag(help: "Print only the names, comma-separated (for scripts).")
+  var names = false
+
   func run() {
+    if names {
+      print(PolicyRegistry.all.map(\.descriptor.name).joined(separator: ","))
+      return
+    }
     print(Self.listing(details: details), terminator: "")
   }
 

@@ -9,7 +9,14 @@ struct Presets: ParsableCommand {
   @Flag(help: "Also show each preset's source, tiers and rules.")
   var details = false
 
+  @Flag(help: "Print only the names, comma-separated (for scripts).")
+  var names = false
+
   func run() {
+    if names {
+      print(EnginePreset.all.map(\.name).joined(separator: ","))
+      return
+    }
     print(Self.listing(details: details), terminator: "")
   }
 

@@ -46,7 +46,9 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
     let slot = objects.arena.find(request.key)
     guard slot >= 0 else { return false }
     let priority = objects.heap.key(of: slot).priority
-    let raised = priority + age
+    // A hit adds L, so a hot object's priority can double on every hit: like the peer's
+    // int64 arithmetic, it wraps instead of trapping (the order stays total either way).
+    let raised = priority &+ age
     highest = max(highest, raised)
     objects.heap.remove(slot)
     if age == priority { ageAfterEmptying(priority) }
@@ -58,7 +60,7 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func insert(_ request: Request) {
     sequence += 1
-    objects.insert(request, extra: (), priority: IntegerPriority(age + 1, sequence: sequence))
+    objects.insert(request, extra: (), priority: IntegerPriority(age &+ 1, sequence: sequence))
   }
 
   @inlinable

@@ -1,5 +1,11 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A cache size as given on the command line: absolute (`512`, `64KiB`, `1.5GiB`) or a
 /// fraction of the trace's working set (`0.1`, `10%`).
 ///
@@ -54,14 +60,46 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
       "cache size '\(text)' is not a size: use bytes (512, 64KiB, 1.5GiB) or a fraction of the working set (0.1, 10%)")
   }
 
-  /// Parses a comma-separated list of sizes.
+  /// Parses a comma-separated list of sizes; an item `log:MIN:MAX:N` expands to N sizes
+  /// spaced evenly on a log scale from MIN to MAX (both fractions or both absolute).
   public static func parseList(_ text: String, objectMode: Bool) throws(ConfigurationError) -> [CapacitySpec] {
     var result: [CapacitySpec] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      if item.lowercased().hasPrefix("log:") {
+        result += try logSpaced(String(item), objectMode: objectMode)
+        continue
+      }
       result.append(try CapacitySpec(parsing: String(item), objectMode: objectMode))
     }
     guard !result.isEmpty else { throw ConfigurationError(.invalidValue, "no cache sizes given") }
     return result
+  }
+
+  /// Expands `log:MIN:MAX:N`.
+  static func logSpaced(_ text: String, objectMode: Bool) throws(ConfigurationError) -> [CapacitySpec] {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).dropFirst().map(String.init)
+    let usage =
+      "sizes '\(text)': write log:MIN:MAX:N with MIN < MAX and 2 <= N <= 1000 (e.g. log:1MiB:1GiB:10 or log:0.001:0.5:8)"
+    guard parts.count == 3, let count = Int(parts[2]), (2...1000).contains(count) else {
+      throw ConfigurationError(.invalidValue, usage)
+    }
+    let low = try CapacitySpec(parsing: parts[0], objectMode: objectMode)
+    let high = try CapacitySpec(parsing: parts[1], objectMode: objectMode)
+    func points(_ a: Double, _ b: Double) -> [Double] {
+      (0..<count).map { index in a * pow(b / a, Double(index) / Double(count - 1)) }
+    }
+    switch (low, high) {
+    case (.fraction(let a), .fraction(let b)) where a < b:
+      return points(a, b).map { .fraction(($0 * 1e6).rounded() / 1e6) }
+    case (.absolute(let a), .absolute(let b)) where a < b:
+      var sizes: [CapacitySpec] = []
+      for value in points(Double(a), Double(b)).map({ Int64($0.rounded()) }) where sizes.last != .absolute(value) {
+        sizes.append(.absolute(value))
+      }
+      return sizes
+    default:
+      throw ConfigurationError(.invalidValue, usage)
+    }
   }
 
   /// Whether resolving needs the working set (a pre-pass over the trace).

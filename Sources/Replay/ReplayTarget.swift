@@ -6,6 +6,8 @@ import Engine
 protocol ReplayTarget: AnyObject, Sendable {
   func replay(_ batch: RequestBatch, range: Range<Int>)
   func resetCounters()
+  /// Counted misses so far (since the last reset).
+  var misses: Int64 { get }
   /// The error that stopped the target, if any (checked after each batch).
   var failure: EngineError? { get }
 }
@@ -20,6 +22,7 @@ final class PolicyTarget: ReplayTarget, @unchecked Sendable {
 
   func replay(_ batch: RequestBatch, range: Range<Int>) { simulation.replay(batch, range: range) }
   func resetCounters() { simulation.resetCounters() }
+  var misses: Int64 { simulation.counters.misses }
   var failure: EngineError? { nil }
 }
 
@@ -42,4 +45,5 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
   }
 
   func resetCounters() { engine.resetStats() }
+  var misses: Int64 { engine.stats.misses }
 }

@@ -68,8 +68,12 @@ public struct Replayer: Sendable {
     }()
 
     var simulations: [any CacheSimulation] = []
-    for policy in config.policies {
-      for capacity in capacities {
+    var cells: [(cell: Int, policy: PolicySpec, capacitySpec: CapacitySpec, capacity: Int64)] = []
+    for (policyIndex, policy) in config.policies.enumerated() {
+      for (capacityIndex, capacity) in capacities.enumerated() {
+        let cell = policyIndex * capacities.count + capacityIndex
+        guard config.runs(cell: cell) else { continue }
+        cells.append((cell, policy, config.capacities[capacityIndex], capacity))
         do throws(ConfigurationError) {
           simulations.append(
             try policy.entry.makeSimulation(
@@ -82,7 +86,11 @@ public struct Replayer: Sendable {
     }
 
     var engines: [CacheEngine] = []
-    for labeled in config.engines {
+    var engineCells: [(cell: Int, labeled: LabeledEngine)] = []
+    for (offset, labeled) in config.engines.enumerated() {
+      let cell = config.policies.count * capacities.count + offset
+      guard config.runs(cell: cell) else { continue }
+      engineCells.append((cell, labeled))
       do throws(EngineError) {
         engines.append(try CacheEngine(labeled.configuration, seed: config.seed))
       } catch {
@@ -94,6 +102,7 @@ public struct Replayer: Sendable {
       simulations.map { PolicyTarget($0) as any ReplayTarget } + engines.map { EngineTarget($0) as any ReplayTarget }
 
     let clock = SimulationClock(count: targets.count)
+    var windows = config.window.map(WindowTracker.init)
     var replayed: Int64 = 0
     var countedRequests: Int64 = 0
     var countedBytes: Int64 = 0
@@ -128,14 +137,32 @@ public struct Replayer: Sendable {
       let warm = 0..<boundary
       let counted = boundary..<count
       let resetAtBoundary = endsNow
-      clock.replay(targets, parallel: config.parallel) { target in
-        if !warm.isEmpty { target.replay(batch, range: warm) }
-        if resetAtBoundary { target.resetCounters() }
-        if !counted.isEmpty { target.replay(batch, range: counted) }
+      if windows == nil {
+        clock.replay(targets, parallel: config.parallel) { target in
+          if !warm.isEmpty { target.replay(batch, range: warm) }
+          if resetAtBoundary { target.resetCounters() }
+          if !counted.isEmpty { target.replay(batch, range: counted) }
+        }
+      } else {
+        if !warm.isEmpty || resetAtBoundary {
+          clock.replay(targets, parallel: config.parallel) { target in
+            if !warm.isEmpty { target.replay(batch, range: warm) }
+            if resetAtBoundary { target.resetCounters() }
+          }
+        }
+        if warmupEnded {
+          for segment in windows!.segments(batch, counted, offset: replayed) {
+            let range = segment.range
+            if !range.isEmpty {
+              clock.replay(targets, parallel: config.parallel) { target in target.replay(batch, range: range) }
+            }
+            windows!.finish(segment, misses: targets.map(\.misses))
+          }
+        }
       }
       for (index, target) in targets.enumerated() {
         if let failure = target.failure {
-          throw .engine(label: config.engines[index - simulations.count].label, failure)
+          throw .engine(label: engineCells[index - simulations.count].labeled.label, failure)
         }
       }
       batch.withRequests { requests in
@@ -150,6 +177,7 @@ public struct Replayer: Sendable {
     if !warmupEnded {
       for target in targets { target.resetCounters() }
     }
+    windows?.closeLast(misses: targets.map(\.misses))
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
 
     if let nextAccess, nextAccess.count != replayed {
@@ -168,28 +196,24 @@ public struct Replayer: Sendable {
     }
 
     var caches: [CacheResult] = []
-    var index = 0
-    for policy in config.policies {
-      for (capacitySpec, capacity) in zip(config.capacities, capacities) {
-        let simulation = simulations[index]
-        if config.verifyInvariants {
-          do throws(InvariantViolation) {
-            try simulation.checkInvariants()
-          } catch {
-            throw .invariant(policy: policy.description, capacity: capacity, error)
-          }
+    for (index, entry) in cells.enumerated() {
+      let simulation = simulations[index]
+      if config.verifyInvariants {
+        do throws(InvariantViolation) {
+          try simulation.checkInvariants()
+        } catch {
+          throw .invariant(policy: entry.policy.description, capacity: entry.capacity, error)
         }
-        caches.append(
-          CacheResult(
-            policy: policy, capacitySpec: capacitySpec, capacity: capacity, requests: countedRequests,
-            requestBytes: countedBytes, counters: simulation.counters,
-            replaySeconds: clock.seconds(of: index)))
-        index += 1
       }
+      caches.append(
+        CacheResult(
+          policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: countedRequests,
+          requestBytes: countedBytes, counters: simulation.counters, replaySeconds: clock.seconds(of: index),
+          cell: entry.cell))
     }
     var engineResults: [EngineResult] = []
     for (offset, engine) in engines.enumerated() {
-      let labeled = config.engines[offset]
+      let labeled = engineCells[offset].labeled
       if config.verifyInvariants {
         do throws(InvariantViolation) {
           try engine.checkInvariants()
@@ -201,16 +225,16 @@ public struct Replayer: Sendable {
         EngineResult(
           label: labeled.label, configuration: labeled.configuration, stats: engine.stats,
           memoryObjects: engine.memoryObjects, diskObjects: engine.diskObjects,
-          replaySeconds: clock.seconds(of: simulations.count + offset)))
+          replaySeconds: clock.seconds(of: simulations.count + offset), cell: engineCells[offset].cell))
     }
     return RunResult(
       configuration: config, summary: summary, replayedRequests: replayed, warmupRequests: warmupRequests,
-      caches: caches, engines: engineResults, wallSeconds: wallSeconds)
+      caches: caches, engines: engineResults, wallSeconds: wallSeconds, windows: windows?.records ?? [])
   }
 
   private func open() throws(ReplayError) -> any TraceReader {
     do throws(TraceError) {
-      return try configuration.trace.open(configuration.tracePath)
+      return try configuration.trace.open(configuration.readPath ?? configuration.tracePath)
     } catch {
       throw .trace(error)
     }

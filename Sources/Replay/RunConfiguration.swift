@@ -40,11 +40,18 @@ public struct RunConfiguration: Sendable {
   public var verifyInvariants: Bool
   /// Requests per batch (memory: 40 bytes each).
   public var batchSize: Int
+  /// Per-window hit ratios (nil: none).
+  public var window: WindowSpec?
+  /// The part of the grid to run (nil: all of it).
+  public var shard: Shard?
+  /// The file to read when it is not ``tracePath`` (a synthetic trace generated for this run).
+  public var readPath: String?
 
   public init(
     tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],
     engines: [LabeledEngine] = [], ignoreSize: Bool = false, warmup: WarmupSpec = .none, seed: UInt64 = 0,
-    parallel: Bool = true, verifyInvariants: Bool = false, batchSize: Int = 1 << 16
+    parallel: Bool = true, verifyInvariants: Bool = false, batchSize: Int = 1 << 16, window: WindowSpec? = nil,
+    shard: Shard? = nil
   ) {
     self.tracePath = tracePath
     self.trace = trace
@@ -57,5 +64,13 @@ public struct RunConfiguration: Sendable {
     self.parallel = parallel
     self.verifyInvariants = verifyInvariants
     self.batchSize = batchSize
+    self.window = window
+    self.shard = shard
   }
+
+  /// Cells of the full grid: one per (policy, size), policies outer, then one per engine.
+  public var gridSize: Int { policies.count * capacities.count + engines.count }
+
+  /// Whether grid cell `cell` is replayed by this run (its shard's part of the grid).
+  public func runs(cell: Int) -> Bool { shard?.contains(cell) ?? true }
 }

@@ -17,6 +17,8 @@ public struct CacheResult: Sendable {
   public let counters: MissCounters
   /// Seconds this cache spent replaying (policy and engine work, excluding trace reading).
   public let replaySeconds: Double
+  /// Index in the run's grid (``RunConfiguration/gridSize``).
+  public let cell: Int
 
   /// Counted requests that hit.
   public var hits: Int64 { requests - counters.misses }
@@ -44,6 +46,8 @@ public struct EngineResult: Sendable {
   public let diskObjects: Int
   /// Seconds this engine spent replaying.
   public let replaySeconds: Double
+  /// Index in the run's grid (``RunConfiguration/gridSize``).
+  public let cell: Int
 
   /// Fraction of counted requests answered from a tier.
   public var hitRatio: Double { stats.requests > 0 ? Double(stats.hits) / Double(stats.requests) : 0 }
@@ -69,4 +73,10 @@ public struct RunResult: Sendable {
   public let engines: [EngineResult]
   /// Wall-clock seconds of the main pass (reading and replaying).
   public let wallSeconds: Double
+  /// Per-window counts when a window was configured; `hits` are in cache order (``caches``,
+  /// then ``engines``).
+  public let windows: [WindowRecord]
+
+  /// Hit ratios of cache `index` (``caches`` first, then ``engines``) per window.
+  public func windowHitRatios(_ index: Int) -> [Double] { windows.map { $0.hitRatio(index) } }
 }

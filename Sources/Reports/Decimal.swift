@@ -1,7 +1,7 @@
 /// Locale-independent fixed-point formatting of doubles for reports.
-enum Decimal {
+public enum Decimal {
   /// `value` rounded to `places` decimals (`0.123457`), or `nan`/`inf`.
-  static func fixed(_ value: Double, _ places: Int) -> String {
+  public static func fixed(_ value: Double, _ places: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }

@@ -133,5 +133,29 @@ public struct ReportColumn: Sendable {
     .engine("latency_p99", "99th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99)) },
     .engine("latency_p999", "99.9th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99.9)) },
     .engine("latency_max", "largest latency, µs") { String($0.stats.latency.max) },
+    ReportColumn("window", "window size as given (--window: 100000r or 1h), empty without") {
+      $0.run.configuration.window?.description ?? ""
+    },
+    ReportColumn("windows", "number of windows with counted requests") { row in
+      row.run.configuration.window == nil ? "" : String(row.run.windows.count)
+    },
+    ReportColumn("window_hit_ratio_mean", "mean of the per-window hit ratios") { row in
+      row.windowSummary.map { Decimal.fixed($0.mean, 6) } ?? ""
+    },
+    ReportColumn("window_hit_ratio_sd", "their standard deviation") { row in
+      row.windowSummary.map { Decimal.fixed($0.standardDeviation, 6) } ?? ""
+    },
+    ReportColumn("window_hit_ratio_ci95_low", "95 % confidence interval of the mean (Student t), lower end") { row in
+      row.windowSummary.map { Decimal.fixed($0.lower, 6) } ?? ""
+    },
+    ReportColumn("window_hit_ratio_ci95_high", "upper end") { row in
+      row.windowSummary.map { Decimal.fixed($0.upper, 6) } ?? ""
+    },
+    ReportColumn("cell", "the row's index in the run's grid (policies × sizes, then engines); shards keep it") {
+      String($0.cell)
+    },
+    ReportColumn("cells", "size of that grid (a merge checks every cell is present once)") {
+      String($0.run.configuration.gridSize)
+    },
   ]
 }

@@ -1,6 +1,7 @@
 import CacheCore
 import Engine
 import Replay
+import Stats
 
 /// One row of a report: a (policy, capacity) cache or a whole engine of a run.
 public struct ReportRow: Sendable {
@@ -12,13 +13,29 @@ public struct ReportRow: Sendable {
 
   public let run: RunResult
   public let subject: Subject
+  /// Position of the row's cache in the run (``RunResult/caches``, then ``RunResult/engines``).
+  public let index: Int
 
   /// Every row of `runs`, caches first, then engines, in run order.
   public static func rows(_ runs: [RunResult]) -> [ReportRow] {
     runs.flatMap { run in
-      run.caches.map { ReportRow(run: run, subject: .cache($0)) }
-        + run.engines.map { ReportRow(run: run, subject: .engine($0)) }
+      run.caches.enumerated().map { ReportRow(run: run, subject: .cache($1), index: $0) }
+        + run.engines.enumerated().map { ReportRow(run: run, subject: .engine($1), index: run.caches.count + $0) }
     }
+  }
+
+  /// The row's cell in the run's full (policy × size, then engines) grid, shards included.
+  public var cell: Int {
+    switch subject {
+    case .cache(let cache): return cache.cell
+    case .engine(let engine): return engine.cell
+    }
+  }
+
+  /// Per-window hit ratios summarised (nil without windows).
+  public var windowSummary: SampleSummary? {
+    let ratios = run.windowHitRatios(index)
+    return ratios.isEmpty ? nil : SampleSummary(ratios)
   }
 
   /// The engine's counters, for engine rows.

@@ -145,4 +145,14 @@ import Workloads
       "Traces/zipf-demo.oracleGeneral.bin differs from: cachelab gen zipf --objects 10000 --requests 80000 --alpha 0.9 --seed 2026 --rate 100"
     )
   }
+
+  /// The HTTP trace of the regression baseline is what `gen http` writes.
+  @Test func theCommittedHTTPTraceIsReproducible() throws {
+    let committed = Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv")
+    var text = ""
+    try HTTPWorkload(requests: 10_000, seed: 2026, objects: 1_000).generate { (line) throws(FileError) in text += line }
+    #expect(
+      try String(contentsOf: committed, encoding: .utf8) == text,
+      "Traces/http-demo.cachelab.csv differs from: cachelab gen http --requests 10000 --objects 1000 --seed 2026")
+  }
 }

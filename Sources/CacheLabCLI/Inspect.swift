@@ -1,0 +1,135 @@
+import Analysis
+import ArgumentParser
+import CacheCore
+import Reports
+import Traces
+
+/// `cachelab inspect`: characterises a trace.
+struct Inspect: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Characterise a trace: requests, objects, working set, one-hit wonders, sizes, reuse distances, Zipf α.",
+    discussion: """
+      One streaming pass. Reuse distance is the number of distinct objects requested between \
+      two requests to the same object (LRU stack distance); the Zipf exponent is a least-squares \
+      fit of log frequency against log rank over objects requested at least twice (GSL).
+      """)
+
+  @Argument(help: ArgumentHelp("The trace file.", valueName: "trace"))
+  var trace: String
+
+  @Option(help: ArgumentHelp("Trace format (inferred from the file name when omitted).", valueName: "name[:k=v,...]"))
+  var format: String?
+
+  @Option(help: ArgumentHelp("Also write the figures as CSV (section,name,low,high,value).", valueName: "file.csv"))
+  var output: String?
+
+  func validate() throws {
+    _ = try CLIErrors.translating { try spec() }
+  }
+
+  func spec() throws -> TraceSpec {
+    if let format { return try TraceSpec(parsing: format) }
+    if let inferred = TraceFormat.inferred(from: trace) { return TraceSpec(inferred) }
+    throw ConfigurationError(
+      .invalidValue,
+      "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
+    )
+  }
+
+  func run() throws {
+    try CLIErrors.translating {
+      let writer = try output.map { path in try AtomicFileWriter(path: path) }
+      let inspection = try TraceInspection.inspect(trace, format: try spec())
+      print(Self.text(inspection, trace: trace), terminator: "")
+      if let writer {
+        try writer.write(Self.csv(inspection))
+        try writer.commit()
+        print("wrote \(writer.path)")
+      }
+    }
+  }
+
+  static func bucketRange(_ index: Int, reuse: Bool) -> (Int64, Int64) {
+    if reuse { return index == 0 ? (0, 0) : (Int64(1) << (index - 1), (Int64(1) << index) - 1) }
+    return index == 0 ? (0, 1) : (Int64(1) << index, (Int64(1) << (index + 1)) - 1)
+  }
+
+  static func text(_ inspection: TraceInspection, trace: String) -> String {
+    var rows: [[String]] = []
+    rows.append([
+      "requests",
+      "\(inspection.requests)" + (inspection.rows != inspection.requests ? " (\(inspection.rows) rows)" : ""),
+    ])
+    rows.append(["request bytes", ByteCount.format(inspection.requestBytes)])
+    rows.append(["distinct objects", "\(inspection.uniqueObjects)"])
+    rows.append(["working set", ByteCount.format(inspection.workingSetBytes)])
+    rows.append([
+      "one-hit wonders",
+      "\(inspection.oneHitWonders) (\(Decimal.fixed(inspection.oneHitWonderRatio * 100, 2)) % of objects)",
+    ])
+    if inspection.hasTime, inspection.requests > 0 {
+      rows.append(["duration", Decimal.fixed(Double(inspection.lastTime - inspection.firstTime) / 1e6, 3) + " s"])
+    }
+    if let sizes = inspection.sizes {
+      rows.append([
+        "object size",
+        "min \(Int64(sizes.minimum))  p50 \(Int64(sizes.percentile(50)))  p90 \(Int64(sizes.percentile(90)))  p99 \(Int64(sizes.percentile(99)))  max \(Int64(sizes.maximum))  mean \(Decimal.fixed(sizes.mean, 1))",
+      ])
+    }
+    if let alpha = inspection.zipfAlpha {
+      rows.append(["Zipf alpha", Decimal.fixed(alpha, 3) + " (R² \(Decimal.fixed(inspection.zipfRSquared ?? 0, 3)))"])
+    } else {
+      rows.append(["Zipf alpha", "n/a (fewer than 3 objects requested twice)"])
+    }
+    var text = trace + "\n" + TableReport.align(rows)
+    text += "\nreuse distance (distinct objects in between)   re-requests\n"
+    for (index, count) in inspection.reuseHistogram.enumerated() where count > 0 {
+      let (low, high) = bucketRange(index, reuse: true)
+      text += "  " + (low == high ? "\(low)" : "\(low)–\(high)").padded(44) + "\(count)\n"
+    }
+    text += "\nobject size                                    objects\n"
+    for (index, count) in inspection.sizeHistogram.enumerated() where count > 0 {
+      let (low, high) = bucketRange(index, reuse: false)
+      text += "  " + "\(low)–\(high) B".padded(44) + "\(count)\n"
+    }
+    return text
+  }
+
+  static func csv(_ inspection: TraceInspection) -> String {
+    var text = "section,name,low,high,value\n"
+    func scalar(_ name: String, _ value: String) { text += "summary,\(name),,,\(value)\n" }
+    scalar("rows", "\(inspection.rows)")
+    scalar("requests", "\(inspection.requests)")
+    scalar("request_bytes", "\(inspection.requestBytes)")
+    scalar("unique_objects", "\(inspection.uniqueObjects)")
+    scalar("working_set_bytes", "\(inspection.workingSetBytes)")
+    scalar("one_hit_wonders", "\(inspection.oneHitWonders)")
+    scalar("one_hit_wonder_ratio", Decimal.fixed(inspection.oneHitWonderRatio, 6))
+    scalar("zipf_alpha", inspection.zipfAlpha.map { Decimal.fixed($0, 6) } ?? "")
+    scalar("zipf_r_squared", inspection.zipfRSquared.map { Decimal.fixed($0, 6) } ?? "")
+    if let sizes = inspection.sizes {
+      for (name, value) in [
+        ("min", sizes.minimum), ("p25", sizes.percentile(25)), ("p50", sizes.percentile(50)),
+        ("p75", sizes.percentile(75)), ("p90", sizes.percentile(90)), ("p99", sizes.percentile(99)),
+        ("max", sizes.maximum), ("mean", sizes.mean),
+      ] {
+        text += "object_size,\(name),,,\(Decimal.fixed(value, 1))\n"
+      }
+    }
+    for (index, count) in inspection.sizeHistogram.enumerated() {
+      let (low, high) = bucketRange(index, reuse: false)
+      text += "size_histogram,objects,\(low),\(high),\(count)\n"
+    }
+    for (index, count) in inspection.reuseHistogram.enumerated() {
+      let (low, high) = bucketRange(index, reuse: true)
+      text += "reuse_distance,re_requests,\(low),\(high),\(count)\n"
+    }
+    return text
+  }
+}
+
+extension String {
+  fileprivate func padded(_ width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}

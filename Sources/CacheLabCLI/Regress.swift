@@ -1,0 +1,167 @@
+import ArgumentParser
+import CacheCore
+import Replay
+import Reports
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `cachelab regress`: the CI gate against committed baseline reports.
+struct Regress: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Replay a baseline's configurations; fail when a result changed or replay got significantly slower.",
+    discussion: """
+      Every CSV report in the baseline directory is replayed from its own rows (trace, \
+      format, policies, sizes, presets, warm-up, window, seeds). Any difference in a \
+      deterministic column (every column but replay_seconds and requests_per_second) fails. \
+      Speed: per configuration, the baseline's requests_per_second over its repeats is \
+      compared with a fresh measurement by Welch's t-test. The geometric mean of all speed \
+      ratios measures the machine (a faster or slower host scales every configuration \
+      alike); a configuration regresses when, relative to that factor, its mean is more than \
+      --tolerance below the baseline's with p < --alpha, and everything regresses when the \
+      factor itself is below 1 - --machine-tolerance. A suspected regression is measured \
+      once more, and fails only if the second measurement agrees. \
+      Speed is checked only in release builds (timings of debug builds mean nothing). \
+      Run from the directory the baseline's trace paths are relative to. Exit 0: nothing \
+      regressed; 1: a regression or an error.
+      """)
+
+  @Option(help: ArgumentHelp("Directory of baseline CSV reports.", valueName: "dir"))
+  var baseline: String
+
+  @Option(help: "Allowed slowdown before a significant difference fails, as a fraction.")
+  var tolerance = 0.25
+
+  @Option(help: "Significance level of Welch's t-test for speed.")
+  var alpha = 0.01
+
+  @Option(help: "Allowed slowdown of everything at once (a slower machine), as a fraction.")
+  var machineTolerance = 0.5
+
+  @Flag(help: "Do not check replay speed.")
+  var noSpeed = false
+
+  @Flag(help: "Rewrite the baseline reports with fresh results instead of checking.")
+  var update = false
+
+  func validate() throws {
+    guard tolerance >= 0, tolerance < 1 else { throw ValidationError("--tolerance must be in [0, 1)") }
+    guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be in (0, 1)") }
+    guard machineTolerance >= 0, machineTolerance < 1 else {
+      throw ValidationError("--machine-tolerance must be in [0, 1)")
+    }
+  }
+
+  static var isReleaseBuild: Bool {
+    #if DEBUG
+      return false
+    #else
+      return true
+    #endif
+  }
+
+  func run() throws {
+    try CLIErrors.translating {
+      let files = try Self.reports(in: baseline)
+      var failed = false
+      for path in files {
+        let table = try ReportTable(contentsOf: path)
+        let runs = try ReportReplay.runs(table)
+        var results = try runs.map { run in
+          try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
+        }
+        if update {
+          let writer = try AtomicFileWriter(path: path)
+          try writer.write(CSVReport.render(results))
+          try writer.commit()
+          print("\(path): rewrote \(results.reduce(0) { $0 + $1.caches.count + $1.engines.count }) rows")
+          continue
+        }
+        let newColumns = ReportColumn.standard.map(\.name).filter { !table.header.contains($0) }
+        if !newColumns.isEmpty {
+          print(
+            "\(path): note: the baseline lacks columns \(newColumns.joined(separator: ", ")) (refresh with --update)")
+        }
+        var differences: [RegressionCheck.Difference] = []
+        for (run, result) in zip(runs, results) {
+          differences += RegressionCheck.differences(run, result, baselineHeader: table.header)
+        }
+        let rows = table.rows.count
+        if differences.isEmpty {
+          print("\(path): \(rows) rows, \(runs.count) runs: every deterministic column matches")
+        } else {
+          failed = true
+          print("\(path): \(differences.count) values changed:")
+          for difference in differences.prefix(40) { print("  \(difference)") }
+          if differences.count > 40 { print("  … and \(differences.count - 40) more") }
+        }
+        guard !noSpeed else { continue }
+        guard Self.isReleaseBuild else {
+          print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
+          continue
+        }
+        var slow = try slower(table, results)
+        if !slow.isEmpty {
+          print("\(path): \(slow.count) configurations look slower; measuring again")
+          results = try runs.map { run in
+            try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
+          }
+          slow = try slower(table, results)
+        }
+        let speeds = RegressionCheck.speeds(
+          baseline: table, current: try ReportTable(path: path, text: CSVReport.render(results)))
+        let factor = RegressionCheck.machineFactor(speeds)
+        let ratios = speeds.map(\.ratio)
+        if let low = ratios.min(), let high = ratios.max() {
+          print(
+            "\(path): speed vs baseline over \(speeds.count) configurations: ×\(Decimal.fixed(low, 2))…×\(Decimal.fixed(high, 2)), machine factor ×\(Decimal.fixed(factor, 2))"
+          )
+        }
+        if factor < 1 - machineTolerance {
+          failed = true
+          print(
+            "\(path): everything replays ×\(Decimal.fixed(factor, 2)) as fast as the baseline (allowed: ×\(Decimal.fixed(1 - machineTolerance, 2)))"
+          )
+        }
+        if !slow.isEmpty {
+          failed = true
+          print(
+            "\(path): replay got significantly slower relative to the machine factor (tolerance \(Int(tolerance * 100)) %, p < \(alpha)):"
+          )
+          for speed in slow {
+            print(
+              "  \(speed.label): \(Decimal.fixed(speed.baseline.mean / 1e6, 2)) -> \(Decimal.fixed(speed.current.mean / 1e6, 2)) M req/s (×\(Decimal.fixed(speed.ratio, 2)), p = \(speed.test.pValue.map { Decimal.fixed($0, 6) } ?? "n/a"))"
+            )
+          }
+        }
+      }
+      if failed { throw ExitCode.failure }
+      print(update ? "baseline updated" : "no regression")
+    }
+  }
+
+  private func slower(_ table: ReportTable, _ results: [RunResult]) throws -> [RegressionCheck.Speed] {
+    let current = try ReportTable(path: table.path, text: CSVReport.render(results))
+    let speeds = RegressionCheck.speeds(baseline: table, current: current)
+    let factor = RegressionCheck.machineFactor(speeds)
+    return speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }
+  }
+
+  /// The `.csv` files directly in `directory`, sorted.
+  static func reports(in directory: String) throws -> [String] {
+    guard let handle = opendir(directory) else {
+      throw FileError(path: directory, "cannot open the baseline directory: \(systemErrorMessage(currentErrno))")
+    }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name.hasSuffix(".csv") && !name.hasPrefix(".") { names.append(name) }
+    }
+    guard !names.isEmpty else { throw FileError(path: directory, "no baseline reports (*.csv) here") }
+    return names.sorted().map { directory + "/" + $0 }
+  }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import CacheCore
+import Replay
+import Reports
+import Workloads
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Performs the runs `ReplayOptions` describe: checks the outputs first, replays each
+/// repeat with a progress bar, writes the CSV and the report directory.
+enum ReplayExecution {
+  /// The results of every repeat, after writing `--output` and `--report`.
+  static func perform(_ options: ReplayOptions) throws -> [RunResult] {
+    let configurations = try options.configurations()
+    let output = try options.output.map { path in try AtomicFileWriter(path: path) }
+    if let directory = options.report { try ReportDirectory.makeDirectory(directory) }
+    var results: [RunResult] = []
+    for (index, configuration) in configurations.enumerated() {
+      let label = configurations.count > 1 ? "run \(index + 1)/\(configurations.count)" : "replaying"
+      let bar = ProgressBar(label: label)
+      results.append(
+        try withTrace(configuration) { configuration in
+          let replayer = Replayer(configuration) { done, total in bar.update(done, total) }
+          defer { bar.finish() }
+          return try replayer.run()
+        })
+    }
+    if let output {
+      try output.write(CSVReport.render(results))
+      try output.commit()
+    }
+    if let directory = options.report { try ReportDirectory.write(results, to: directory) }
+    return results
+  }
+
+  /// Runs `body` with `configuration`, first generating its synthetic trace (seeded with the
+  /// run's seed) into a temporary file that is removed afterwards.
+  static func withTrace<T>(_ configuration: RunConfiguration, _ body: (RunConfiguration) throws -> T) throws -> T {
+    guard SyntheticTraceSpec.matches(configuration.tracePath) else { return try body(configuration) }
+    let spec = try SyntheticTraceSpec(parsing: configuration.tracePath)
+    let directory = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+    let path = "\(directory)/cachelab-gen-\(getpid())-\(configuration.seed).oracleGeneral.bin"
+    try spec.generate(seed: configuration.seed, to: path)
+    defer { unlink(path) }
+    var generated = configuration
+    generated.readPath = path
+    return try body(generated)
+  }
+
+  /// What `run` and `sweep` print after the table: written files.
+  static func written(_ options: ReplayOptions) -> String {
+    var lines: [String] = []
+    if let output = options.output { lines.append("wrote \(output)") }
+    if let report = options.report { lines.append("wrote \(report)/ (README.md, report.csv, charts)") }
+    return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// Mean ± 95 % CI of the hit ratio (and speed) per configuration, for repeated or windowed runs.
+  static func statisticsTable(_ results: [RunResult]) throws -> String {
+    let table = try ReportTable(path: "run", text: CSVReport.render(results))
+    var rows: [[String]] = [["configuration", "n", "hit ratio", "± 95 % CI", "byte hit ratio", "M req/s"]]
+    for group in ReportStatistics.groups(table) {
+      guard let (hits, kind) = ReportStatistics.summary(group, "hit_ratio", in: table) else { continue }
+      let bytes = ReportStatistics.summary(group, "byte_hit_ratio", in: table)?.0
+      let speed = ReportStatistics.summary(group, "requests_per_second", in: table)?.0
+      rows.append([
+        group.label, "\(hits.count) \(kind.rawValue)", Decimal.fixed(hits.mean * 100, 2) + " %",
+        Decimal.fixed(hits.halfWidth * 100, 2) + " %", bytes.map { Decimal.fixed($0.mean * 100, 2) + " %" } ?? "-",
+        speed.map { Decimal.fixed($0.mean / 1e6, 1) } ?? "-",
+      ])
+    }
+    return TableReport.align(rows)
+  }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import CacheCore
+import Policies
+import Replay
+import Traces
+import Workloads
+
+/// The options shared by `run`, `sweep` and `compare`: what to replay and how.
+struct ReplayOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The trace file, or gen:zipf:objects=N,requests=M,alpha=A[,rate=R] for a synthetic trace generated per run (and per --repeat seed).",
+      valueName: "path"))
+  var trace: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Trace format, optionally with parameters (e.g. csv:key-col=2); inferred from the file name when omitted. One of: \(TraceFormat.all.map(\.name).joined(separator: ", ")).",
+      valueName: "name[:k=v,...]"))
+  var format: String?
+
+  @Option(help: ArgumentHelp("Comma-separated policies, e.g. lru,fifo,clock:bits=2,sieve.", valueName: "list"))
+  var policies: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Comma-separated cache sizes: 512, 64KiB, 1.5GiB, fractions of the working set such as 0.1, or log:MIN:MAX:N for N log-spaced sizes.",
+      valueName: "list"))
+  var sizes: String?
+
+  @OptionGroup(title: "Cache engines")
+  var engine: EngineOptions
+
+  @Flag(help: "Object mode: treat every object as size 1; sizes count objects.")
+  var ignoreSize = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Warm-up not counted in the results: a fraction of the requests (0.2) or trace time (3600s, 30m, 2h).",
+      valueName: "F|Ns"))
+  var warmup: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Per-window hit ratios over windows of N counted requests (100000r) or of trace time (1h), summarised as mean and 95 % confidence interval.",
+      valueName: "Nr|duration"))
+  var window: String?
+
+  @Option(help: "Seed for randomised policies (repeats use seed, seed+1, ...).")
+  var seed: UInt64 = 0
+
+  @Option(
+    name: .customLong("repeat"),
+    help: ArgumentHelp("Replay N times with seeds seed, seed+1, ...; tables show mean ± 95 % CI.", valueName: "N"))
+  var repeats: Int = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "Run only part i of N of the (policy × size, engines) grid (0 <= i < N); merge the reports with 'cachelab merge'.",
+      valueName: "i/N"))
+  var shard: String?
+
+  @Option(help: ArgumentHelp("Write the CSV report to this file (atomically).", valueName: "file.csv"))
+  var output: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write a Markdown summary and SVG charts (and the CSV) into this directory.", valueName: "dir"))
+  var report: String?
+
+  @Flag(help: "Replay the caches on one thread instead of all cores.")
+  var serial = false
+
+  @Flag(help: "Run every policy's invariant self-check at the end.")
+  var verify = false
+
+  @Flag(help: "Do not print the table.")
+  var quiet = false
+
+  func validate() throws {
+    guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
+    if trace != nil { _ = try CLIErrors.translating { try configurations() } }
+  }
+
+  /// Fails as a missing option does when there is no `--trace` (run and sweep need one).
+  func requireTrace() throws {
+    guard trace != nil else { throw ValidationError("Missing expected argument '--trace <path>'") }
+  }
+
+  /// One configuration per repeat (seeds seed, seed+1, ...).
+  func configurations() throws -> [RunConfiguration] {
+    let base = try configuration()
+    return (0..<repeats).map { offset in
+      var configuration = base
+      configuration.seed = seed &+ UInt64(offset)
+      return configuration
+    }
+  }
+
+  private func configuration() throws -> RunConfiguration {
+    guard let trace else { throw ConfigurationError(.invalidValue, "Missing expected argument '--trace <path>'") }
+    let traceSpec: TraceSpec
+    if SyntheticTraceSpec.matches(trace) {
+      _ = try SyntheticTraceSpec(parsing: trace)
+      guard format == nil || format == "oracle-general" else {
+        throw ConfigurationError(.invalidValue, "a synthetic trace is generated as oracle-general; drop --format")
+      }
+      traceSpec = try TraceSpec(parsing: "oracle-general")
+    } else if let format {
+      traceSpec = try TraceSpec(parsing: format)
+    } else if let inferred = TraceFormat.inferred(from: trace) {
+      traceSpec = TraceSpec(inferred)
+    } else {
+      throw ConfigurationError(
+        .invalidValue,
+        "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
+      )
+    }
+    guard (policies == nil) == (sizes == nil) else {
+      throw ConfigurationError(.invalidValue, "--policies and --sizes go together")
+    }
+    let engines = try engine.engines()
+    guard policies != nil || !engines.isEmpty else {
+      throw ConfigurationError(.invalidValue, "give --policies with --sizes, or --preset, or --memory/--disk tiers")
+    }
+    return RunConfiguration(
+      tracePath: trace, trace: traceSpec, policies: try policies.map { try PolicySpec.parseList($0) } ?? [],
+      capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
+      ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
+      parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
+      shard: try shard.map { try Shard(parsing: $0) })
+  }
+}

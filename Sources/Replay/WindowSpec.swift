@@ -1,0 +1,52 @@
+import CacheCore
+
+/// How counted requests are cut into windows for per-window hit ratios: every N requests
+/// (`100000r`) or every span of trace time (`1h`, `30m`, `3600s`).
+public enum WindowSpec: Sendable, Equatable, CustomStringConvertible {
+  /// Windows of this many counted requests (the last may be shorter).
+  case requests(Int64)
+  /// Windows of this many microseconds of trace time, from the first counted request.
+  case traceTime(Int64)
+
+  /// Parses `100000r` (or `100000requests`) or a duration (`1h`, `30m`, `90s`, `1d`).
+  ///
+  /// - Throws: ``ConfigurationError`` for anything else, zero or negative.
+  public init(parsing text: String) throws(ConfigurationError) {
+    let trimmed = text.filter { $0 != " " }.lowercased()
+    for suffix in ["requests", "r"] where trimmed.hasSuffix(suffix) {
+      if let count = Int64(trimmed.dropLast(suffix.count)), count > 0 {
+        self = .requests(count)
+        return
+      }
+    }
+    if trimmed.last?.isLetter == true, let micros = Duration.microseconds(trimmed), micros > 0 {
+      self = .traceTime(micros)
+      return
+    }
+    throw ConfigurationError(
+      .invalidValue, "window '\(text)' must be a request count (e.g. 100000r) or trace time (e.g. 1h, 30m, 600s)")
+  }
+
+  public var description: String {
+    switch self {
+    case .requests(let count): return "\(count)r"
+    case .traceTime(let micros): return Duration.format(micros)
+    }
+  }
+}
+
+/// One window of counted requests and, per replayed cache, how many of them hit.
+public struct WindowRecord: Sendable, Equatable {
+  /// Index of the window's first request among all replayed requests (warm-up included).
+  public var firstRequest: Int64
+  /// Trace time of the window's start in microseconds (its first request's time, or the
+  /// window's nominal start for time windows).
+  public var startTime: Int64
+  /// Counted requests (gets) in the window.
+  public var requests: Int64
+  /// Hits per cache, in the run's cache order (policy caches, then engines).
+  public var hits: [Int64]
+
+  /// Hit ratio of cache `index` in this window.
+  public func hitRatio(_ index: Int) -> Double { requests > 0 ? Double(hits[index]) / Double(requests) : 0 }
+}

@@ -1,0 +1,86 @@
+import CacheCore
+import Replay
+import Stats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Compares a replayed run with the baseline rows it must reproduce: every deterministic
+/// column exactly, and replay speed statistically (Welch's t-test over repeats).
+public enum RegressionCheck {
+  /// A deterministic value that changed.
+  public struct Difference: Sendable, CustomStringConvertible {
+    public var row: String
+    public var column: String
+    public var expected: String
+    public var actual: String
+    public var description: String { "\(row): \(column) \(expected) -> \(actual)" }
+  }
+
+  /// Replay speed of one configuration, baseline against now.
+  public struct Speed: Sendable {
+    public var label: String
+    public var baseline: SampleSummary
+    public var current: SampleSummary
+    public var test: WelchTest
+    /// Current mean / baseline mean.
+    public var ratio: Double { baseline.mean > 0 ? current.mean / baseline.mean : 1 }
+
+    /// Slower by more than `tolerance` (a fraction) once the current speed is divided by
+    /// `machineFactor` (how much faster this machine runs everything), and significantly so
+    /// at `alpha` (Welch's test on the rescaled samples).
+    public func isRegression(tolerance: Double, alpha: Double, machineFactor: Double = 1) -> Bool {
+      let scaled = SampleSummary(
+        count: current.count, mean: current.mean / machineFactor,
+        standardDeviation: current.standardDeviation / machineFactor)
+      return ratio / machineFactor < 1 - tolerance && WelchTest(baseline, scaled).isSignificant(at: alpha)
+    }
+  }
+
+  /// The geometric mean of the speed ratios: how much faster (> 1) or slower this machine and
+  /// build replay the baseline as a whole.
+  public static func machineFactor(_ speeds: [Speed]) -> Double {
+    let ratios = speeds.map(\.ratio).filter { $0 > 0 && $0.isFinite }
+    guard !ratios.isEmpty else { return 1 }
+    return exp(ratios.map { log($0) }.reduce(0, +) / Double(ratios.count))
+  }
+
+  /// Columns whose values depend on timing and are not compared exactly.
+  public static let timingColumns = Set(ReportColumn.standard.filter(\.isTiming).map(\.name))
+
+  /// The deterministic differences between `run`'s expected rows and `result`.
+  public static func differences(_ run: ReportReplay.Run, _ result: RunResult, baselineHeader: [String]) -> [Difference]
+  {
+    let columns = ReportColumn.standard
+    var differences: [Difference] = []
+    for row in ReportRow.rows([result]) {
+      guard let expected = run.expected[row.cell] else { continue }
+      let label = "\(row.policyName) @ \(row.capacitySpec) (seed \(result.configuration.seed))"
+      for column in columns where !timingColumns.contains(column.name) {
+        guard let index = baselineHeader.firstIndex(of: column.name) else { continue }
+        let actual = column.value(of: row)
+        if expected[index] != actual {
+          differences.append(Difference(row: label, column: column.name, expected: expected[index], actual: actual))
+        }
+      }
+    }
+    return differences
+  }
+
+  /// Speed per configuration (rows that differ only by seed), baseline rows against current.
+  public static func speeds(baseline: ReportTable, current: ReportTable) -> [Speed] {
+    let currentGroups = ReportStatistics.groups(current)
+    var result: [Speed] = []
+    for group in ReportStatistics.groups(baseline) {
+      guard let now = currentGroups.first(where: { $0.key == group.key }),
+        let (before, _) = ReportStatistics.summary(group, "requests_per_second", in: baseline),
+        let (after, _) = ReportStatistics.summary(now, "requests_per_second", in: current)
+      else { continue }
+      result.append(Speed(label: group.label, baseline: before, current: after, test: WelchTest(before, after)))
+    }
+    return result
+  }
+}

@@ -1,0 +1,197 @@
+import CacheCore
+import Replay
+import Stats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a report directory: the CSV, a Markdown summary and SVG charts (miss-ratio
+/// curves, hit ratio over time, latency CDF — each when the runs have the data for it).
+/// Every file is written atomically.
+public enum ReportDirectory {
+  /// Writes the report of `runs` into `directory` (created if missing); returns the file names.
+  @discardableResult
+  public static func write(_ runs: [RunResult], to directory: String) throws(FileError) -> [String] {
+    try makeDirectory(directory)
+    var files: [(name: String, text: String)] = [("report.csv", CSVReport.render(runs))]
+    let table = try ReportTable(path: directory + "/report.csv", text: files[0].text)
+    var charts: [(file: String, title: String)] = []
+    if let chart = missRatioChart(runs) {
+      files.append(("miss-ratio.svg", chart.render()))
+      charts.append(("miss-ratio.svg", chart.title))
+    }
+    if let chart = hitRatioOverTimeChart(runs) {
+      files.append(("hit-ratio-over-time.svg", chart.render()))
+      charts.append(("hit-ratio-over-time.svg", chart.title))
+    }
+    if let chart = latencyChart(runs) {
+      files.append(("latency-cdf.svg", chart.render()))
+      charts.append(("latency-cdf.svg", chart.title))
+    }
+    files.append(("README.md", markdown(runs, table: table, charts: charts)))
+    for file in files {
+      let writer = try AtomicFileWriter(path: directory + "/" + file.name)
+      try writer.write(file.text)
+      try writer.commit()
+    }
+    return files.map(\.name)
+  }
+
+  /// Creates `path` and its parents (like `mkdir -p`).
+  public static func makeDirectory(_ path: String) throws(FileError) {
+    var partial = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      partial += "/" + component
+      if mkdir(partial, 0o755) != 0 && currentErrno != EEXIST {
+        throw FileError(path: partial, "cannot create the report directory: \(systemErrorMessage(currentErrno))")
+      }
+    }
+  }
+
+  /// Miss ratio against cache size, one line per policy (mean over repeats).
+  public static func missRatioChart(_ runs: [RunResult]) -> SVGChart? {
+    guard let first = runs.first, first.configuration.capacities.count > 1, !first.caches.isEmpty else { return nil }
+    var order: [String] = []
+    var points: [String: [Int64: [Double]]] = [:]
+    for run in runs {
+      for cache in run.caches {
+        let name = cache.policy.description
+        if points[name] == nil { order.append(name) }
+        points[name, default: [:]][cache.capacity, default: []].append(1 - cache.hitRatio)
+      }
+    }
+    var series: [SVGChart.Series] = []
+    for name in order {
+      let byCapacity = (points[name] ?? [:]).sorted { $0.key < $1.key }
+      var line: [(x: Double, y: Double)] = []
+      for (capacity, ratios) in byCapacity { line.append((x: Double(capacity), y: SampleSummary(ratios).mean)) }
+      series.append(SVGChart.Series(name: name, points: line))
+    }
+    let objectMode = first.configuration.ignoreSize
+    var chart = SVGChart(
+      title: "Miss ratio curve — " + fileName(first.configuration.tracePath),
+      xLabel: objectMode ? "cache size (objects)" : "cache size", yLabel: "miss ratio", series: series)
+    chart.logX = true
+    if !objectMode {
+      chart.formatX = { value in SVGChart.bytes(value) }
+      chart.binaryTicks = true
+    }
+    return chart
+  }
+
+  /// Hit ratio per window of the first run, one line per cache (at most ten).
+  public static func hitRatioOverTimeChart(_ runs: [RunResult]) -> SVGChart? {
+    guard let run = runs.first, run.windows.count > 1, let window = run.configuration.window else { return nil }
+    // Every cache, or — when that is more than ten lines — each policy at its middle size.
+    var chosen = Array(run.caches.indices)
+    if run.caches.count + run.engines.count > 10 {
+      let sizes = run.configuration.capacities.count
+      chosen = chosen.filter { index in sizes == 0 || run.caches[index].cell % sizes == sizes / 2 }
+    }
+    let indices = chosen + run.engines.indices.map { run.caches.count + $0 }
+    let names = chosen.map { "\(run.caches[$0].policy) @ \(run.caches[$0].capacitySpec)" } + run.engines.map(\.label)
+    let byTime: Bool
+    if case .traceTime = window { byTime = true } else { byTime = false }
+    let origin = run.windows[0]
+    var series: [SVGChart.Series] = []
+    for (index, name) in zip(indices, names).prefix(10) {
+      var line: [(x: Double, y: Double)] = []
+      for record in run.windows {
+        let x =
+          byTime
+          ? Double(record.startTime - origin.startTime) / 3_600_000_000
+          : Double(record.firstRequest - origin.firstRequest)
+        line.append((x: x, y: record.hitRatio(index)))
+      }
+      series.append(SVGChart.Series(name: name, points: line))
+    }
+    return SVGChart(
+      title: "Hit ratio per window (\(window)) — " + fileName(run.configuration.tracePath),
+      xLabel: byTime ? "trace time (hours)" : "requests", yLabel: "hit ratio", series: Array(series))
+  }
+
+  /// Latency distribution of every engine of the first run.
+  public static func latencyChart(_ runs: [RunResult]) -> SVGChart? {
+    guard let run = runs.first, !run.engines.isEmpty else { return nil }
+    let percentiles: [Double] = [0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 99, 99.5, 99.9, 99.99, 100]
+    var series: [SVGChart.Series] = []
+    for engine in run.engines {
+      var line: [(x: Double, y: Double)] = []
+      for percentile in percentiles {
+        line.append((x: Double(max(engine.stats.latency.valueAtPercentile(percentile), 1)), y: percentile / 100))
+      }
+      series.append(SVGChart.Series(name: engine.label, points: line))
+    }
+    var chart = SVGChart(
+      title: "Request latency CDF — " + fileName(run.configuration.tracePath), xLabel: "latency (µs)",
+      yLabel: "fraction of requests", series: series)
+    chart.logX = true
+    chart.steps = true
+    chart.yRange = 0...1
+    return chart
+  }
+
+  /// The Markdown summary.
+  static func markdown(_ runs: [RunResult], table: ReportTable, charts: [(file: String, title: String)]) -> String {
+    guard let first = runs.first else { return "# CacheLab report\n\nNo runs.\n" }
+    let configuration = first.configuration
+    var text = "# CacheLab report\n\n"
+    text += "- trace: `\(configuration.tracePath)` (\(configuration.trace))\n"
+    text += "- rows replayed: \(first.replayedRequests)"
+    if first.warmupRequests > 0 { text += " (\(first.warmupRequests) warm-up)" }
+    text += "\n"
+    if let summary = first.summary {
+      text +=
+        "- distinct objects: \(summary.uniqueObjects); working set: \(ByteCount.format(summary.workingSetBytes))\n"
+    }
+    text += "- mode: \(configuration.ignoreSize ? "objects (every size 1)" : "bytes")"
+    if runs.count > 1 {
+      text += "; \(runs.count) repeats, seeds \(configuration.seed)…\(configuration.seed + UInt64(runs.count - 1))"
+    }
+    if let window = configuration.window { text += "; windows of \(window)" }
+    text += "\n\n## Results\n\n"
+    let withIntervals = runs.count > 1 || configuration.window != nil
+    text +=
+      withIntervals
+      ? "| configuration | n | hit ratio (mean ± 95 % CI) | byte hit ratio | misses |\n|---|---|---|---|---|\n"
+      : "| configuration | hit ratio | byte hit ratio | misses | miss bytes |\n|---|---|---|---|---|\n"
+    for group in ReportStatistics.groups(table) {
+      let row = group.rows[0]
+      let label = group.label.replacingOccurrences("|", with: "\\|")
+      if withIntervals, let (hits, kind) = ReportStatistics.summary(group, "hit_ratio", in: table) {
+        let bytes = ReportStatistics.summary(group, "byte_hit_ratio", in: table)?.0
+        let misses = ReportStatistics.summary(group, "misses", in: table)?.0
+        text +=
+          "| \(label) | \(hits.count) \(kind.rawValue) | \(Decimal.fixed(hits.mean, 4)) ± \(Decimal.fixed(hits.halfWidth, 4)) "
+          + "| \(bytes.map { Decimal.fixed($0.mean, 4) } ?? "") | \(misses.map { Decimal.fixed($0.mean, 0) } ?? "") |\n"
+      } else {
+        text +=
+          "| \(label) | \(table.value(row, "hit_ratio") ?? "") | \(table.value(row, "byte_hit_ratio") ?? "") "
+          + "| \(table.value(row, "misses") ?? "") | \(table.value(row, "miss_bytes") ?? "") |\n"
+      }
+    }
+    for chart in charts {
+      text += "\n## \(chart.title)\n\n![\(chart.title)](\(chart.file))\n"
+    }
+    text += "\nAll counts are in [report.csv](report.csv) (columns documented in CacheLab's README).\n"
+    return text
+  }
+
+  static func fileName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+}
+
+extension String {
+  /// The string with every `target` replaced by `replacement`.
+  func replacingOccurrences(_ target: Character, with replacement: String) -> String {
+    var result = ""
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
+    return result
+  }
+}
