@@ -42,13 +42,7 @@ public enum ReportDirectory {
 
   /// Creates `path` and its parents (like `mkdir -p`).
   public static func makeDirectory(_ path: String) throws(FileError) {
-    var partial = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-      partial += "/" + component
-      if mkdir(partial, 0o755) != 0 && currentErrno != EEXIST {
-        throw FileError(path: partial, "cannot create the report directory: \(systemErrorMessage(currentErrno))")
-      }
-    }
+    try makeDirectories(path, purpose: "report directory")
   }
 
   /// Miss ratio against cache size, one line per policy (mean over repeats).
@@ -182,16 +176,5 @@ public enum ReportDirectory {
 
   static func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
-  }
-}
-
-extension String {
-  /// The string with every `target` replaced by `replacement`.
-  func replacingOccurrences(_ target: Character, with replacement: String) -> String {
-    var result = ""
-    for character in self {
-      if character == target { result += replacement } else { result.append(character) }
-    }
-    return result
   }
 }

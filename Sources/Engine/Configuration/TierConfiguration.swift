@@ -84,13 +84,3 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
     self.init(policy: try PolicySpec(parsing: policyText), capacity: capacity, unit: unit, expiry: expiry)
   }
 }
-
-extension String {
-  func replacingOccurrences(_ target: Character, with replacement: String) -> String {
-    var result = ""
-    for character in self {
-      if character == target { result += replacement } else { result.append(character) }
-    }
-    return result
-  }
-}

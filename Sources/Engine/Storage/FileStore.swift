@@ -43,13 +43,7 @@ final class FileStore: DiskBackend {
   }
 
   private static func makeDirectory(_ path: String) throws(FileError) {
-    var partial = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-      partial += "/" + component
-      if mkdir(partial, 0o755) != 0 && currentErrno != EEXIST {
-        throw FileError(path: partial, "cannot create the store directory: \(systemErrorMessage(currentErrno))")
-      }
-    }
+    try makeDirectories(path, purpose: "store directory")
   }
 
   /// The MD5 hex digest of the key's decimal form: the object's file name.
