@@ -27,14 +27,7 @@ struct Inspect: ParsableCommand {
     _ = try CLIErrors.translating { try spec() }
   }
 
-  func spec() throws -> TraceSpec {
-    if let format { return try TraceSpec(parsing: format) }
-    if let inferred = TraceFormat.inferred(from: trace) { return TraceSpec(inferred) }
-    throw ConfigurationError(
-      .invalidValue,
-      "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
-    )
-  }
+  func spec() throws -> TraceSpec { try TraceSpec(format: format, inferringFrom: trace) }
 
   func run() throws {
     try CLIErrors.translating {

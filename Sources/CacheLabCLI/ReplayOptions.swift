@@ -106,15 +106,8 @@ struct ReplayOptions: ParsableArguments {
         throw ConfigurationError(.invalidValue, "a synthetic trace is generated as oracle-general; drop --format")
       }
       traceSpec = try TraceSpec(parsing: "oracle-general")
-    } else if let format {
-      traceSpec = try TraceSpec(parsing: format)
-    } else if let inferred = TraceFormat.inferred(from: trace) {
-      traceSpec = TraceSpec(inferred)
     } else {
-      throw ConfigurationError(
-        .invalidValue,
-        "cannot tell the format of '\(trace)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
-      )
+      traceSpec = try TraceSpec(format: format, inferringFrom: trace)
     }
     guard (policies == nil) == (sizes == nil) else {
       throw ConfigurationError(.invalidValue, "--policies and --sizes go together")

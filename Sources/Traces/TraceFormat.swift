@@ -100,6 +100,22 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
     parameters = (try? Parameters(specs: format.parameters, owner: format.name))!
   }
 
+  /// The spec `format` names, or, when it is nil, the format `path`'s name implies.
+  ///
+  /// - Throws: ``ConfigurationError`` for a bad `format` or a name that says nothing.
+  public init(format: String?, inferringFrom path: String) throws(ConfigurationError) {
+    if let format {
+      try self.init(parsing: format)
+    } else if let inferred = TraceFormat.inferred(from: path) {
+      self.init(inferred)
+    } else {
+      throw ConfigurationError(
+        .invalidValue,
+        "cannot tell the format of '\(path)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
+      )
+    }
+  }
+
   /// Opens `path` in this format.
   public func open(_ path: String) throws(TraceError) -> any TraceReader {
     try format.open(path, parameters: parameters)
