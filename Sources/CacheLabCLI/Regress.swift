@@ -103,17 +103,14 @@ struct Regress: ParsableCommand {
           print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
           continue
         }
-        var slow = try slower(table, results)
+        var (speeds, factor, slow) = try judge(table, results)
         if !slow.isEmpty {
           print("\(path): \(slow.count) configurations look slower; measuring again")
           results = try runs.map { run in
             try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
           }
-          slow = try slower(table, results)
+          (speeds, factor, slow) = try judge(table, results)
         }
-        let speeds = RegressionCheck.speeds(
-          baseline: table, current: try ReportTable(path: path, text: CSVReport.render(results)))
-        let factor = RegressionCheck.machineFactor(speeds)
         let ratios = speeds.map(\.ratio)
         if let low = ratios.min(), let high = ratios.max() {
           print(
@@ -143,11 +140,16 @@ struct Regress: ParsableCommand {
     }
   }
 
-  private func slower(_ table: ReportTable, _ results: [RunResult]) throws -> [RegressionCheck.Speed] {
+  /// Every configuration's speed against `table`, the machine factor, and the regressions.
+  private func judge(_ table: ReportTable, _ results: [RunResult]) throws -> (
+    speeds: [RegressionCheck.Speed], factor: Double, slow: [RegressionCheck.Speed]
+  ) {
     let current = try ReportTable(path: table.path, text: CSVReport.render(results))
     let speeds = RegressionCheck.speeds(baseline: table, current: current)
     let factor = RegressionCheck.machineFactor(speeds)
-    return speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }
+    return (
+      speeds, factor, speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }
+    )
   }
 
   /// The `.csv` files directly in `directory`, sorted.

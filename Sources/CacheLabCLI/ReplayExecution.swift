@@ -17,7 +17,7 @@ enum ReplayExecution {
   static func perform(_ options: ReplayOptions) throws -> [RunResult] {
     let configurations = try options.configurations()
     let output = try options.output.map { path in try AtomicFileWriter(path: path) }
-    if let directory = options.report { try ReportDirectory.makeDirectory(directory) }
+    if let directory = options.report { try makeDirectories(directory, purpose: "report directory") }
     var results: [RunResult] = []
     for (index, configuration) in configurations.enumerated() {
       let label = configurations.count > 1 ? "run \(index + 1)/\(configurations.count)" : "replaying"

@@ -34,26 +34,12 @@ struct Sweep: ParsableCommand {
   static func curveTable(_ results: [RunResult]) -> String {
     guard let first = results.first else { return "" }
     let objectMode = first.configuration.ignoreSize
-    var sizes: [Int64] = []
-    var policies: [String] = []
-    var values: [String: [Int64: [Double]]] = [:]
-    for result in results {
-      for cache in result.caches {
-        let name = cache.policy.description
-        if values[name] == nil { policies.append(name) }
-        if !sizes.contains(cache.capacity) { sizes.append(cache.capacity) }
-        values[name, default: [:]][cache.capacity, default: []].append(1 - cache.hitRatio)
-      }
-    }
-    sizes.sort()
+    let curves = MissRatioCurve.curves(results)
+    let sizes = Set(curves.flatMap { $0.points.map(\.capacity) }).sorted()
     var rows = [["miss ratio"] + sizes.map { objectMode ? "\($0) obj" : ByteCount.format($0) }]
-    for policy in policies {
-      rows.append(
-        [policy]
-          + sizes.map { size in
-            guard let samples = values[policy]?[size], !samples.isEmpty else { return "-" }
-            return Decimal.fixed(samples.reduce(0, +) / Double(samples.count), 4)
-          })
+    for curve in curves {
+      let byCapacity = Dictionary(uniqueKeysWithValues: curve.points.map { ($0.capacity, $0.missRatio) })
+      rows.append([curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0, 4) } ?? "-" })
     }
     return TableReport.align(rows)
   }

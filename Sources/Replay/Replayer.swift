@@ -134,31 +134,23 @@ public struct Replayer: Sendable {
         endsNow = boundary < count
         warmupEnded = endsNow
       }
-      let warm = 0..<boundary
       let counted = boundary..<count
-      let resetAtBoundary = endsNow
-      if windows == nil {
-        clock.replay(targets, parallel: config.parallel) { target in
-          if !warm.isEmpty { target.replay(batch, range: warm) }
-          if resetAtBoundary { target.resetCounters() }
-          if !counted.isEmpty { target.replay(batch, range: counted) }
-        }
-      } else {
-        if !warm.isEmpty || resetAtBoundary {
+      // The counted part, cut at window ends (one piece without windows); the first piece
+      // is replayed in the same pass as the warm-up part and the reset between them.
+      var segments = windows?.segments(batch, counted, offset: replayed) ?? []
+      if segments.isEmpty { segments = [WindowTracker.Segment(range: counted, gets: 0, closes: false)] }
+      for (number, segment) in segments.enumerated() {
+        let warm = number == 0 ? 0..<boundary : 0..<0
+        let reset = number == 0 && endsNow
+        let range = segment.range
+        if !warm.isEmpty || reset || !range.isEmpty {
           clock.replay(targets, parallel: config.parallel) { target in
             if !warm.isEmpty { target.replay(batch, range: warm) }
-            if resetAtBoundary { target.resetCounters() }
+            if reset { target.resetCounters() }
+            if !range.isEmpty { target.replay(batch, range: range) }
           }
         }
-        if warmupEnded {
-          for segment in windows!.segments(batch, counted, offset: replayed) {
-            let range = segment.range
-            if !range.isEmpty {
-              clock.replay(targets, parallel: config.parallel) { target in target.replay(batch, range: range) }
-            }
-            windows!.finish(segment, misses: targets.map(\.misses))
-          }
-        }
+        windows?.finish(segment, misses: targets.map(\.misses))
       }
       for (index, target) in targets.enumerated() {
         if let failure = target.failure {

@@ -15,7 +15,7 @@ public enum ReportDirectory {
   /// Writes the report of `runs` into `directory` (created if missing); returns the file names.
   @discardableResult
   public static func write(_ runs: [RunResult], to directory: String) throws(FileError) -> [String] {
-    try makeDirectory(directory)
+    try makeDirectories(directory, purpose: "report directory")
     var files: [(name: String, text: String)] = [("report.csv", CSVReport.render(runs))]
     let table = try ReportTable(path: directory + "/report.csv", text: files[0].text)
     var charts: [(file: String, title: String)] = []
@@ -40,29 +40,11 @@ public enum ReportDirectory {
     return files.map(\.name)
   }
 
-  /// Creates `path` and its parents (like `mkdir -p`).
-  public static func makeDirectory(_ path: String) throws(FileError) {
-    try makeDirectories(path, purpose: "report directory")
-  }
-
   /// Miss ratio against cache size, one line per policy (mean over repeats).
   public static func missRatioChart(_ runs: [RunResult]) -> SVGChart? {
     guard let first = runs.first, first.configuration.capacities.count > 1, !first.caches.isEmpty else { return nil }
-    var order: [String] = []
-    var points: [String: [Int64: [Double]]] = [:]
-    for run in runs {
-      for cache in run.caches {
-        let name = cache.policy.description
-        if points[name] == nil { order.append(name) }
-        points[name, default: [:]][cache.capacity, default: []].append(1 - cache.hitRatio)
-      }
-    }
-    var series: [SVGChart.Series] = []
-    for name in order {
-      let byCapacity = (points[name] ?? [:]).sorted { $0.key < $1.key }
-      var line: [(x: Double, y: Double)] = []
-      for (capacity, ratios) in byCapacity { line.append((x: Double(capacity), y: SampleSummary(ratios).mean)) }
-      series.append(SVGChart.Series(name: name, points: line))
+    let series = MissRatioCurve.curves(runs).map { curve in
+      SVGChart.Series(name: curve.policy, points: curve.points.map { (x: Double($0.capacity), y: $0.missRatio) })
     }
     let objectMode = first.configuration.ignoreSize
     var chart = SVGChart(

@@ -30,15 +30,10 @@ public struct SampleSummary: Sendable, Equatable {
     maximum = sorted[sorted.count - 1]
     let mean = sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
     self.mean = mean
-    if sorted.count > 1 {
-      standardDeviation = sorted.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
-      halfWidth =
-        Self.tQuantile(confidence, degreesOfFreedom: Double(sorted.count - 1)) * standardDeviation
-        / Double(sorted.count).squareRoot()
-    } else {
-      standardDeviation = 0
-      halfWidth = 0
-    }
+    let deviation =
+      sorted.count > 1 ? sorted.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) } : 0
+    standardDeviation = deviation
+    halfWidth = Self.halfWidth(count: sorted.count, standardDeviation: deviation, confidence: confidence)
   }
 
   /// A summary from moments alone (count, mean, standard deviation), e.g. read back from a
@@ -49,10 +44,7 @@ public struct SampleSummary: Sendable, Equatable {
     self.mean = mean
     self.standardDeviation = count > 1 ? standardDeviation : 0
     self.confidence = confidence
-    halfWidth =
-      count > 1
-      ? Self.tQuantile(confidence, degreesOfFreedom: Double(count - 1)) * standardDeviation / Double(count).squareRoot()
-      : 0
+    halfWidth = Self.halfWidth(count: count, standardDeviation: standardDeviation, confidence: confidence)
     minimum = .nan
     maximum = .nan
     sorted = []
@@ -71,6 +63,12 @@ public struct SampleSummary: Sendable, Equatable {
     precondition(p >= 0 && p <= 100, "percentile must be in 0...100")
     precondition(!sorted.isEmpty, "a summary built from moments has no percentiles")
     return sorted.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, p / 100) }
+  }
+
+  /// t(confidence, n − 1) × sd / √n: the half-width of the mean's interval (0 for one value).
+  static func halfWidth(count: Int, standardDeviation: Double, confidence: Double) -> Double {
+    guard count > 1 else { return 0 }
+    return tQuantile(confidence, degreesOfFreedom: Double(count - 1)) * standardDeviation / Double(count).squareRoot()
   }
 
   /// The two-sided Student-t critical value: P(|T| ≤ t) = `confidence` with `degreesOfFreedom`.

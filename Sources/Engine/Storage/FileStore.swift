@@ -32,18 +32,16 @@ final class FileStore: DiskBackend {
   init(directory: String, namespaces: Bool) throws(FileError) {
     self.directory = directory
     self.namespaces = namespaces
-    try Self.makeDirectory(directory)
+    try makeDirectories(directory, purpose: "store directory")
     if namespaces {
-      for contentClass in ContentClass.allCases { try Self.makeDirectory(directory + "/" + contentClass.name) }
+      for contentClass in ContentClass.allCases {
+        try makeDirectories(directory + "/" + contentClass.name, purpose: "store directory")
+      }
     }
   }
 
   deinit {
     buffer.deallocate()
-  }
-
-  private static func makeDirectory(_ path: String) throws(FileError) {
-    try makeDirectories(path, purpose: "store directory")
   }
 
   /// The MD5 hex digest of the key's decimal form: the object's file name.
