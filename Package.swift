@@ -70,7 +70,7 @@ let package = Package(
     .testTarget(
       name: "ReplayTests",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "TestSupport", "MallocCounter",
+        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats", "TestSupport", "MallocCounter",
       ]
     ),
     .testTarget(name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "TestSupport", "cachelab"]),

@@ -3,39 +3,51 @@ import CacheCore
 import Replay
 import Reports
 
-/// `cachelab compare`: configurations or report files side by side, with significance.
+/// `cachelab compare`: configurations or report files side by side, with the test their samples allow.
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Compare configurations or report files, with confidence intervals and Welch's t-test.",
+    abstract: "Compare configurations or report files: differences, 95 % intervals and the right significance test.",
     discussion: """
-      Either give report files (CSV from run/sweep, e.g. a baseline and a candidate; repeats \
-      or windows in them are the samples), or replay configurations with the options of \
-      'run' plus --repeat N or --window W to get samples. Every configuration is compared \
-      with the first: the difference of the means, its 95 % confidence interval and the \
-      two-sided p-value of Welch's t-test.
+      Either replay configurations with the options of 'run', or give report files: run \
+      reports (repeats are rows differing only in seed) or window-series files \
+      (--window-series), whose windows can be paired. Like is compared with like: every \
+      policy against the baseline policy at the same size, every preset or engine against \
+      the baseline engine, each report file against the first; --baseline NAME picks \
+      another baseline. Each line names its test: paired-t (windows of the same trace and \
+      window spec, or repeats sharing the seed of a synthetic trace: t-test on the per-pair \
+      differences, with Wilcoxon's signed-rank p as a distribution-free check), welch \
+      (unpaired samples), exact (deterministic configurations without windows: the exact \
+      difference, no test needed) or none (a single run of a randomised policy). Windows \
+      that are autocorrelated are merged into batch means. With several tests, Holm-adjusted \
+      p-values are added.
       """)
 
-  @Argument(help: ArgumentHelp("Report files to compare (instead of --trace).", valueName: "report.csv"))
+  @Argument(
+    help: ArgumentHelp(
+      "Report files to compare (instead of --trace): run reports or window-series files.", valueName: "report.csv"))
   var reports: [String] = []
 
   @OptionGroup var options: ReplayOptions
 
+  @Option(help: ArgumentHelp("Metric to compare: \(Metric.names.joined(separator: ", ")).", valueName: "column"))
+  var metric = "hit_ratio"
+
   @Option(
     help: ArgumentHelp(
-      "Metric to compare: \(ReportStatistics.metrics.joined(separator: ", ")).", valueName: "column"))
-  var metric = "hit_ratio"
+      "The configuration the others are compared with: a policy (lru, clock:bits=2), a preset, or a report file; default: the first.",
+      valueName: "name"))
+  var baseline: String?
 
   @Option(help: ArgumentHelp("Write the comparison as CSV (atomically).", valueName: "file.csv"))
   var comparison: String?
 
   func validate() throws {
+    guard Metric.named(metric) != nil else {
+      throw ValidationError("unknown metric '\(metric)'; one of: \(Metric.names.joined(separator: ", "))")
+    }
     if reports.isEmpty {
       guard options.trace != nil else {
         throw ValidationError("give report files, or --trace with --policies/--sizes or --preset to replay")
-      }
-      guard options.repeats > 1 || options.window != nil else {
-        throw ValidationError(
-          "comparing configurations needs samples: add --window (e.g. 100000r or 1h) or --repeat N")
       }
     } else {
       guard options.trace == nil else { throw ValidationError("give report files or --trace, not both") }
@@ -44,15 +56,18 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     try CLIErrors.translating {
+      let metric = Metric.named(self.metric) ?? Metric.all[0]
       let writer = try comparison.map { path in try AtomicFileWriter(path: path) }
-      var tables: [ReportTable] = []
+      var sources: [[ConfigurationSamples]] = []
       if reports.isEmpty {
         let results = try ReplayExecution.perform(options)
-        tables = [try ReportTable(path: options.trace ?? "run", text: CSVReport.render(results))]
+        sources = [ConfigurationSamples.collect(results, metric: metric)]
       } else {
-        for path in reports { tables.append(try ReportTable(contentsOf: path)) }
+        for path in reports {
+          sources.append(try ConfigurationSamples.collect(ReportTable(contentsOf: path), metric: metric))
+        }
       }
-      let result = try ReportComparison(tables, metric: metric)
+      let result = try ReportComparison(sources, metric: metric, baseline: baseline)
       if let writer {
         try writer.write(result.csv())
         try writer.commit()

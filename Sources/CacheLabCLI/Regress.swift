@@ -145,7 +145,7 @@ struct Regress: ParsableCommand {
     speeds: [RegressionCheck.Speed], factor: Double, slow: [RegressionCheck.Speed]
   ) {
     let current = try ReportTable(path: table.path, text: CSVReport.render(results))
-    let speeds = RegressionCheck.speeds(baseline: table, current: current)
+    let speeds = try RegressionCheck.speeds(baseline: table, current: current)
     let factor = RegressionCheck.machineFactor(speeds)
     return (
       speeds, factor, speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }

@@ -17,6 +17,7 @@ enum ReplayExecution {
   static func perform(_ options: ReplayOptions) throws -> [RunResult] {
     let configurations = try options.configurations()
     let output = try options.output.map { path in try AtomicFileWriter(path: path) }
+    let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
     if let directory = options.report { try makeDirectories(directory, purpose: "report directory") }
     var results: [RunResult] = []
     for (index, configuration) in configurations.enumerated() {
@@ -32,6 +33,10 @@ enum ReplayExecution {
     if let output {
       try output.write(CSVReport.render(results))
       try output.commit()
+    }
+    if let series {
+      try series.write(WindowSeries.render(results))
+      try series.commit()
     }
     if let directory = options.report { try ReportDirectory.write(results, to: directory) }
     return results
@@ -55,24 +60,8 @@ enum ReplayExecution {
   static func written(_ options: ReplayOptions) -> String {
     var lines: [String] = []
     if let output = options.output { lines.append("wrote \(output)") }
+    if let series = options.windowSeries { lines.append("wrote \(series)") }
     if let report = options.report { lines.append("wrote \(report)/ (README.md, report.csv, charts)") }
     return lines.map { $0 + "\n" }.joined()
-  }
-
-  /// Mean ± 95 % CI of the hit ratio (and speed) per configuration, for repeated or windowed runs.
-  static func statisticsTable(_ results: [RunResult]) throws -> String {
-    let table = try ReportTable(path: "run", text: CSVReport.render(results))
-    var rows: [[String]] = [["configuration", "n", "hit ratio", "± 95 % CI", "byte hit ratio", "M req/s"]]
-    for group in ReportStatistics.groups(table) {
-      guard let (hits, kind) = ReportStatistics.summary(group, "hit_ratio", in: table) else { continue }
-      let bytes = ReportStatistics.summary(group, "byte_hit_ratio", in: table)?.0
-      let speed = ReportStatistics.summary(group, "requests_per_second", in: table)?.0
-      rows.append([
-        group.label, "\(hits.count) \(kind.rawValue)", Decimal.fixed(hits.mean * 100, 2) + " %",
-        Decimal.fixed(hits.halfWidth * 100, 2) + " %", bytes.map { Decimal.fixed($0.mean * 100, 2) + " %" } ?? "-",
-        speed.map { Decimal.fixed($0.mean / 1e6, 1) } ?? "-",
-      ])
-    }
-    return TableReport.align(rows)
   }
 }

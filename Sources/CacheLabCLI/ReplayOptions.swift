@@ -42,16 +42,24 @@ struct ReplayOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Per-window hit ratios over windows of N counted requests (100000r) or of trace time (1h), summarised as mean and 95 % confidence interval.",
+      "Per-window hit ratios over windows of N counted requests (100000r) or of trace time (1h): request-weighted window mean, sd and 95 % confidence interval (batch means when autocorrelated).",
       valueName: "Nr|duration"))
   var window: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --window: write one row per (configuration, window) — bounds, requests, hits, hit ratios — to this CSV.",
+      valueName: "file.csv"))
+  var windowSeries: String?
 
   @Option(help: "Seed for randomised policies (repeats use seed, seed+1, ...).")
   var seed: UInt64 = 0
 
   @Option(
     name: .customLong("repeat"),
-    help: ArgumentHelp("Replay N times with seeds seed, seed+1, ...; tables show mean ± 95 % CI.", valueName: "N"))
+    help: ArgumentHelp(
+      "Replay N times with seeds seed, seed+1, ...; tables show the mean over seeds ± 95 % CI, or say the result is deterministic.",
+      valueName: "N"))
   var repeats: Int = 1
 
   @Option(
@@ -79,6 +87,9 @@ struct ReplayOptions: ParsableArguments {
 
   func validate() throws {
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
+    if windowSeries != nil, window == nil {
+      throw ValidationError("--window-series needs --window (e.g. --window 100000r or --window 1h)")
+    }
     if trace != nil { _ = try CLIErrors.translating { try configurations() } }
   }
 

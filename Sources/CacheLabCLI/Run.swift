@@ -15,8 +15,10 @@ struct Run: ParsableCommand {
       an object's stored size (libCacheSim semantics). Whole cache engines — library presets \
       (--preset) or custom memory and disk tiers (--memory, --disk) with expiry and \
       revalidation — run in the same pass; they need a trace with HTTP attributes for expiry \
-      (--format cachelab). --repeat and --window add means with 95 % confidence intervals; \
-      --report DIR writes a Markdown summary with SVG charts.
+      (--format cachelab). --repeat adds the mean over seeds with its 95 % confidence interval \
+      (or says the configuration is deterministic); --window adds the request-weighted window \
+      mean, sd and interval (batch means when windows are autocorrelated) and --window-series \
+      writes every window; --report DIR writes a Markdown summary with SVG charts.
       """)
 
   @OptionGroup var options: ReplayOptions
@@ -29,7 +31,7 @@ struct Run: ParsableCommand {
       guard !options.quiet, let first = results.first else { return }
       var text = Self.describe(first) + "\n" + TableReport.render(first)
       if results.count > 1 || first.configuration.window != nil {
-        text += "\n" + (try ReplayExecution.statisticsTable(results))
+        text += "\n" + StatisticsTable.render(results)
       }
       print(text + ReplayExecution.written(options), terminator: "")
     }

@@ -26,21 +26,9 @@ struct Sweep: ParsableCommand {
     try CLIErrors.translating {
       let results = try ReplayExecution.perform(options)
       guard !options.quiet, let first = results.first else { return }
-      print(Run.describe(first) + "\n" + Self.curveTable(results) + ReplayExecution.written(options), terminator: "")
+      var text = Run.describe(first) + "\n" + TableReport.align(MissRatioCurve.matrix(results))
+      if let best = MissRatioCurve.best(results) { text += best + "\n" }
+      print(text + ReplayExecution.written(options), terminator: "")
     }
-  }
-
-  /// Miss ratios as a matrix: one row per policy, one column per size (means over repeats).
-  static func curveTable(_ results: [RunResult]) -> String {
-    guard let first = results.first else { return "" }
-    let objectMode = first.configuration.ignoreSize
-    let curves = MissRatioCurve.curves(results)
-    let sizes = Set(curves.flatMap { $0.points.map(\.capacity) }).sorted()
-    var rows = [["miss ratio"] + sizes.map { objectMode ? "\($0) obj" : ByteCount.format($0) }]
-    for curve in curves {
-      let byCapacity = Dictionary(uniqueKeysWithValues: curve.points.map { ($0.capacity, $0.missRatio) })
-      rows.append([curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0, 4) } ?? "-" })
-    }
-    return TableReport.align(rows)
   }
 }

@@ -8,6 +8,8 @@ protocol ReplayTarget: AnyObject, Sendable {
   func resetCounters()
   /// Counted misses so far (since the last reset).
   var misses: Int64 { get }
+  /// Bytes of the counted misses so far.
+  var missBytes: Int64 { get }
   /// The error that stopped the target, if any (checked after each batch).
   var failure: EngineError? { get }
 }
@@ -23,6 +25,7 @@ final class PolicyTarget: ReplayTarget, @unchecked Sendable {
   func replay(_ batch: RequestBatch, range: Range<Int>) { simulation.replay(batch, range: range) }
   func resetCounters() { simulation.resetCounters() }
   var misses: Int64 { simulation.counters.misses }
+  var missBytes: Int64 { simulation.counters.missBytes }
   var failure: EngineError? { nil }
 }
 
@@ -46,4 +49,5 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
 
   func resetCounters() { engine.resetStats() }
   var misses: Int64 { engine.stats.misses }
+  var missBytes: Int64 { engine.stats.missBytes }
 }

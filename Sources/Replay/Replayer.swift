@@ -150,7 +150,7 @@ public struct Replayer: Sendable {
             if !range.isEmpty { target.replay(batch, range: range) }
           }
         }
-        windows?.finish(segment, misses: targets.map(\.misses))
+        windows?.finish(segment, misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
       }
       for (index, target) in targets.enumerated() {
         if let failure = target.failure {
@@ -169,7 +169,7 @@ public struct Replayer: Sendable {
     if !warmupEnded {
       for target in targets { target.resetCounters() }
     }
-    windows?.closeLast(misses: targets.map(\.misses))
+    windows?.closeLast(misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
 
     if let nextAccess, nextAccess.count != replayed {

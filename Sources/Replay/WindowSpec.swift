@@ -39,14 +39,42 @@ public enum WindowSpec: Sendable, Equatable, CustomStringConvertible {
 public struct WindowRecord: Sendable, Equatable {
   /// Index of the window's first request among all replayed requests (warm-up included).
   public var firstRequest: Int64
+  /// Index just past the window's last request.
+  public var endRequest: Int64
   /// Trace time of the window's start in microseconds (its first request's time, or the
   /// window's nominal start for time windows).
   public var startTime: Int64
-  /// Counted requests (gets) in the window.
+  /// Trace time of the window's last counted request.
+  public var lastTime: Int64
+  /// Counted requests (gets) in the window and their bytes.
   public var requests: Int64
-  /// Hits per cache, in the run's cache order (policy caches, then engines).
+  public var requestBytes: Int64
+  /// Hits and hit bytes per cache, in the run's cache order (policy caches, then engines).
   public var hits: [Int64]
+  public var hitBytes: [Int64]
+  /// Whether this is a last window shorter than half a window, left out of the statistics.
+  public var isPartial: Bool
+
+  public init(
+    firstRequest: Int64, endRequest: Int64 = 0, startTime: Int64, lastTime: Int64 = 0, requests: Int64 = 0,
+    requestBytes: Int64 = 0, hits: [Int64] = [], hitBytes: [Int64] = [], isPartial: Bool = false
+  ) {
+    self.firstRequest = firstRequest
+    self.endRequest = endRequest
+    self.startTime = startTime
+    self.lastTime = lastTime
+    self.requests = requests
+    self.requestBytes = requestBytes
+    self.hits = hits
+    self.hitBytes = hitBytes
+    self.isPartial = isPartial
+  }
 
   /// Hit ratio of cache `index` in this window.
   public func hitRatio(_ index: Int) -> Double { requests > 0 ? Double(hits[index]) / Double(requests) : 0 }
+
+  /// Byte hit ratio of cache `index` in this window.
+  public func byteHitRatio(_ index: Int) -> Double {
+    requestBytes > 0 ? Double(hitBytes[index]) / Double(requestBytes) : 0
+  }
 }

@@ -4,14 +4,20 @@ import CacheCore
 ///
 /// For each batch the replayer asks for the segments of its counted range
 /// (``segments(_:_:offset:)``), replays every cache over a segment, then calls
-/// ``finish(_:misses:)`` with each cache's cumulative miss count. A window's hits are its
-/// gets minus the growth of the miss counter. O(batch) per batch, one record per window.
+/// ``finish(_:misses:missBytes:)`` with each cache's cumulative miss counters. A window's hits
+/// are its gets minus the growth of the miss counter (bytes likewise). O(batch) per batch,
+/// one record per window.
 struct WindowTracker {
   /// A piece of a batch that lies in one window.
   struct Segment {
     var range: Range<Int>
-    /// Gets in the segment.
+    /// Gets in the segment and their bytes.
     var gets: Int64
+    var bytes: Int64 = 0
+    /// Time of the segment's last get, if it has one.
+    var lastTime: Int64?
+    /// Request number just past the segment.
+    var end: Int64 = 0
     /// Whether the window ends with this segment.
     var closes: Bool
     /// The (request number, start time) of a window that begins with this segment.
@@ -22,6 +28,7 @@ struct WindowTracker {
   private(set) var records: [WindowRecord] = []
   private var open: WindowRecord?
   private var baseline: [Int64] = []
+  private var baselineBytes: [Int64] = []
   // Planning state of ``segments``: whether a window is open, its gets and nominal start.
   private var planOpen = false
   private var planGets: Int64 = 0
@@ -34,9 +41,7 @@ struct WindowTracker {
   /// Splits `range` of `batch` (whose first request is number `offset` of the run) at window ends.
   mutating func segments(_ batch: RequestBatch, _ range: Range<Int>, offset: Int64) -> [Segment] {
     var result: [Segment] = []
-    var start = range.lowerBound
-    var gets: Int64 = 0
-    var opens: (index: Int64, time: Int64)?
+    var current = Segment(range: range.lowerBound..<range.lowerBound, gets: 0, closes: false)
     batch.withRequests { requests in
       for index in range {
         let request = requests[index]
@@ -44,55 +49,77 @@ struct WindowTracker {
           planOpen = true
           planGets = 0
           nominalStart = request.time
-          opens = (offset + Int64(index), request.time)
+          current.opens = (offset + Int64(index), request.time)
         }
         if case .traceTime(let span) = spec, request.time >= nominalStart + span {
-          result.append(Segment(range: start..<index, gets: gets, closes: true, opens: opens))
-          start = index
-          gets = 0
+          current.range = current.range.lowerBound..<index
+          current.end = offset + Int64(index)
+          current.closes = true
+          result.append(current)
           planGets = 0
           nominalStart += (request.time - nominalStart) / span * span
-          opens = (offset + Int64(index), nominalStart)
+          current = Segment(range: index..<index, gets: 0, closes: false, opens: (offset + Int64(index), nominalStart))
         }
         guard request.operation == .get else { continue }
-        gets += 1
+        current.gets += 1
+        current.bytes &+= request.size
+        current.lastTime = request.time
         planGets += 1
         if case .requests(let size) = spec, planGets == size {
-          result.append(Segment(range: start..<(index + 1), gets: gets, closes: true, opens: opens))
-          start = index + 1
-          gets = 0
+          current.range = current.range.lowerBound..<(index + 1)
+          current.end = offset + Int64(index + 1)
+          current.closes = true
+          result.append(current)
           planOpen = false
-          opens = nil
+          current = Segment(range: (index + 1)..<(index + 1), gets: 0, closes: false)
         }
       }
     }
-    if start < range.upperBound {
-      result.append(Segment(range: start..<range.upperBound, gets: gets, closes: false, opens: opens))
+    if current.range.lowerBound < range.upperBound {
+      current.range = current.range.lowerBound..<range.upperBound
+      current.end = offset + Int64(range.upperBound)
+      result.append(current)
     }
     return result
   }
 
-  /// Accounts a replayed segment; `misses` holds each cache's cumulative miss count now.
-  mutating func finish(_ segment: Segment, misses: [Int64]) {
+  /// Accounts a replayed segment; `misses` and `missBytes` hold each cache's cumulative counters now.
+  mutating func finish(_ segment: Segment, misses: [Int64], missBytes: [Int64]) {
     if let opens = segment.opens {
-      open = WindowRecord(firstRequest: opens.index, startTime: opens.time, requests: 0, hits: [])
+      open = WindowRecord(firstRequest: opens.index, startTime: opens.time)
     }
     open?.requests += segment.gets
-    if segment.closes { close(misses: misses) }
+    open?.requestBytes &+= segment.bytes
+    if let time = segment.lastTime { open?.lastTime = time }
+    open?.endRequest = segment.end
+    if segment.closes { close(misses: misses, missBytes: missBytes) }
   }
 
-  /// Closes the last window at the end of the run.
-  mutating func closeLast(misses: [Int64]) {
-    close(misses: misses)
+  /// Closes the last window at the end of the run and marks it partial when it is shorter
+  /// than half a window (fewer than half the requests, or under half the trace-time span).
+  mutating func closeLast(misses: [Int64], missBytes: [Int64]) {
+    if var window = open {
+      switch spec {
+      case .requests(let size): window.isPartial = window.requests * 2 < size
+      case .traceTime(let span): window.isPartial = (window.lastTime - window.startTime) * 2 < span
+      }
+      open = window
+    }
+    close(misses: misses, missBytes: missBytes)
   }
 
-  private mutating func close(misses: [Int64]) {
-    if baseline.count != misses.count { baseline = [Int64](repeating: 0, count: misses.count) }
+  private mutating func close(misses: [Int64], missBytes: [Int64]) {
+    if baseline.count != misses.count {
+      baseline = [Int64](repeating: 0, count: misses.count)
+      baselineBytes = baseline
+    }
     if var window = open, window.requests > 0 {
       window.hits = zip(misses, baseline).map { window.requests - ($0 - $1) }
+      window.hitBytes = zip(missBytes, baselineBytes).map { window.requestBytes &- ($0 &- $1) }
       records.append(window)
     }
     baseline = misses
+    baselineBytes = missBytes
     open = nil
   }
 }

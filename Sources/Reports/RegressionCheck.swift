@@ -71,15 +71,16 @@ public enum RegressionCheck {
   }
 
   /// Speed per configuration (rows that differ only by seed), baseline rows against current.
-  public static func speeds(baseline: ReportTable, current: ReportTable) -> [Speed] {
-    let currentGroups = ReportStatistics.groups(current)
+  public static func speeds(baseline: ReportTable, current: ReportTable) throws(FileError) -> [Speed] {
+    let metric = Metric.named("requests_per_second")!
+    let now = try ConfigurationSamples.collect(current, metric: metric)
     var result: [Speed] = []
-    for group in ReportStatistics.groups(baseline) {
-      guard let now = currentGroups.first(where: { $0.key == group.key }),
-        let (before, _) = ReportStatistics.summary(group, "requests_per_second", in: baseline),
-        let (after, _) = ReportStatistics.summary(now, "requests_per_second", in: current)
-      else { continue }
-      result.append(Speed(label: group.label, baseline: before, current: after, test: WelchTest(before, after)))
+    for before in try ConfigurationSamples.collect(baseline, metric: metric) {
+      guard let after = now.first(where: { $0.key == before.key }) else { continue }
+      let summaries = (SampleSummary(before.repeats.map(\.value)), SampleSummary(after.repeats.map(\.value)))
+      result.append(
+        Speed(
+          label: before.label, baseline: summaries.0, current: summaries.1, test: WelchTest(summaries.0, summaries.1)))
     }
     return result
   }

@@ -36,6 +36,11 @@ public struct ReportColumn: Sendable {
     Decimal.fixed(whole > 0 ? Double(part) / Double(whole) : 0, 6)
   }
 
+  /// The standard column called `name`, or nil. O(1).
+  public static func named(_ name: String) -> ReportColumn? { byName[name] }
+
+  private static let byName = Dictionary(uniqueKeysWithValues: standard.map { ($0.name, $0) })
+
   /// The documented column set, in report order.
   public static let standard: [ReportColumn] = [
     ReportColumn("trace", "trace file path as given") { $0.run.configuration.tracePath },
@@ -136,20 +141,39 @@ public struct ReportColumn: Sendable {
     ReportColumn("window", "window size as given (--window: 100000r or 1h), empty without") {
       $0.run.configuration.window?.description ?? ""
     },
-    ReportColumn("windows", "number of windows with counted requests") { row in
+    ReportColumn("windows", "number of windows with counted requests (a partial last one included)") { row in
       row.run.configuration.window == nil ? "" : String(row.run.windows.count)
     },
-    ReportColumn("window_hit_ratio_mean", "mean of the per-window hit ratios") { row in
-      row.windowSummary.map { Decimal.fixed($0.mean, 6) } ?? ""
+    ReportColumn(
+      "window_hit_ratio_mean",
+      "request-weighted mean of the windows' hit ratios (hits / requests over the windows in the statistics)"
+    ) { row in
+      row.windowedHitRatio.map { Decimal.fixed($0.mean, 6) } ?? ""
     },
-    ReportColumn("window_hit_ratio_sd", "their standard deviation") { row in
-      row.windowSummary.map { Decimal.fixed($0.standardDeviation, 6) } ?? ""
+    ReportColumn("window_hit_ratio_sd", "request-weighted standard deviation of the windows' hit ratios") { row in
+      row.windowedHitRatio.map { Decimal.fixed($0.windowStandardDeviation, 6) } ?? ""
     },
-    ReportColumn("window_hit_ratio_ci95_low", "95 % confidence interval of the mean (Student t), lower end") { row in
-      row.windowSummary.map { Decimal.fixed($0.lower, 6) } ?? ""
+    ReportColumn(
+      "window_hit_ratio_ci95_low",
+      "95 % confidence interval of the window mean (Student t over batch means, clipped to 0–1), lower end"
+    ) { row in
+      row.windowedHitRatio.map { Decimal.fixed(max(0, $0.test.lower), 6) } ?? ""
     },
     ReportColumn("window_hit_ratio_ci95_high", "upper end") { row in
-      row.windowSummary.map { Decimal.fixed($0.upper, 6) } ?? ""
+      row.windowedHitRatio.map { Decimal.fixed(min(1, $0.test.upper), 6) } ?? ""
+    },
+    ReportColumn(
+      "window_batches",
+      "samples behind that interval: the windows, or batches of adjacent windows merged while autocorrelated"
+    ) { row in
+      row.windowedHitRatio.map { String($0.batches.count) } ?? ""
+    },
+    ReportColumn("window_lag1_autocorrelation", "lag-1 autocorrelation of the windows' hit ratios (GSL)") { row in
+      row.windowedHitRatio.map { Decimal.fixed($0.batches.windowAutocorrelation, 6) } ?? ""
+    },
+    ReportColumn("window_partial_excluded", "true when a last window shorter than half a window was left out") {
+      row in
+      row.run.configuration.window == nil ? "" : String(row.run.windows.last?.isPartial ?? false)
     },
     ReportColumn("cell", "the row's index in the run's grid (policies × sizes, then engines); shards keep it") {
       String($0.cell)

@@ -1,121 +1,113 @@
 import CacheCore
 import Stats
 
-/// Side-by-side comparison of configurations from reports: each candidate against its
-/// baseline on one metric, with the difference, its 95 % confidence interval and Welch's
-/// t-test p-value.
+/// Configurations side by side on one metric, like with like: every policy against the
+/// baseline policy at the same size, every engine against the baseline engine, or each
+/// report file's configurations against the first (or baseline) file's. Each line carries the
+/// test its samples allow (``PairComparison``); with several tested lines, Holm-adjusted
+/// p-values control the chance of any false positive.
 public struct ReportComparison: Sendable {
-  /// One candidate against its baseline.
-  public struct Line: Sendable {
-    public var baseline: String
-    public var candidate: String
-    public var a: SampleSummary
-    public var b: SampleSummary
-    public var kind: ReportStatistics.SampleKind
-    public var test: WelchTest
-  }
+  public let metric: Metric
+  public let lines: [PairComparison]
+  /// Holm-adjusted p-values, one per line (nil for lines without a p-value, or when only one
+  /// line has one).
+  public let holm: [Double?]
 
-  public let metric: String
-  public let lines: [Line]
-
-  /// Compares the configurations of `tables` on `metric`.
+  /// Compares the configurations of `sources` (one array per report file or run).
   ///
-  /// One table: every configuration against the first. Several tables each holding one
-  /// configuration: each against the first table's. Otherwise configurations are matched by
-  /// their identity columns and each table's is compared with the first table's.
+  /// One source: within each group (policies at one size; engines), every configuration
+  /// against the one `baseline` names, else the group's first. Several sources each with one
+  /// configuration: each against the first (or the source whose path is `baseline`). Otherwise
+  /// configurations are matched by identity across sources.
   ///
-  /// - Throws: ``FileError`` when the metric is missing or nothing can be paired.
-  public init(_ tables: [ReportTable], metric: String) throws(FileError) {
-    guard let first = tables.first else { throw FileError(path: "compare", "nothing to compare") }
-    for table in tables where !table.header.contains(metric) {
-      throw FileError(
-        path: table.path,
-        "the report has no '\(metric)' column; metrics: \(ReportStatistics.metrics.joined(separator: ", "))")
-    }
+  /// - Throws: ``FileError`` when nothing can be compared or `baseline` names nothing.
+  public init(_ sources: [[ConfigurationSamples]], metric: Metric, baseline: String? = nil) throws(FileError) {
     self.metric = metric
-    var pairs: [(ReportStatistics.Group, ReportTable, ReportStatistics.Group, ReportTable)] = []
-    let grouped = tables.map { ($0, ReportStatistics.groups($0)) }
-    if tables.count == 1 {
-      let groups = grouped[0].1
-      guard groups.count >= 2 else {
-        throw FileError(path: first.path, "only one configuration: nothing to compare it with")
-      }
-      for group in groups.dropFirst() { pairs.append((groups[0], first, group, first)) }
-    } else if grouped.allSatisfy({ $0.1.count == 1 }) {
-      for (table, groups) in grouped.dropFirst() { pairs.append((grouped[0].1[0], first, groups[0], table)) }
+    let pairs: [(ConfigurationSamples, ConfigurationSamples)]
+    if sources.count == 1 {
+      pairs = try Self.withinGroups(sources[0], baseline: baseline)
     } else {
-      for (table, groups) in grouped.dropFirst() {
-        for group in groups {
-          if let base = grouped[0].1.first(where: { $0.key == group.key }) { pairs.append((base, first, group, table)) }
-        }
-      }
-      guard !pairs.isEmpty else {
-        throw FileError(path: tables[1].path, "no configuration matches one of \(first.path)")
-      }
+      pairs = try Self.acrossSources(sources, baseline: baseline)
     }
-    var lines: [Line] = []
-    for (base, baseTable, candidate, candidateTable) in pairs {
-      guard let (a, kindA) = ReportStatistics.summary(base, metric, in: baseTable),
-        let (b, _) = ReportStatistics.summary(candidate, metric, in: candidateTable)
-      else {
-        throw FileError(path: candidateTable.path, "'\(metric)' is empty for \(candidate.label) or \(base.label)")
-      }
-      let baseName = tables.count > 1 && base.label == candidate.label ? "\(baseTable.path): \(base.label)" : base.label
-      let candidateName =
-        tables.count > 1 && base.label == candidate.label
-        ? "\(candidateTable.path): \(candidate.label)" : candidate.label
-      lines.append(
-        Line(baseline: baseName, candidate: candidateName, a: a, b: b, kind: kindA, test: WelchTest(a, b)))
-    }
+    let lines = pairs.map { PairComparison($0.0, $0.1) }
     self.lines = lines
-  }
-
-  /// The comparison as an aligned table with a legend.
-  public func render() -> String {
-    var rows: [[String]] = [
-      ["baseline → candidate", "n", metric, "candidate", "difference", "95 % CI", "p (Welch)"]
-    ]
-    for line in lines {
-      rows.append([
-        "\(line.baseline) → \(line.candidate)", "\(line.a.count)/\(line.b.count) \(line.kind.rawValue)",
-        Self.format(line.a.mean) + " ± " + Self.format(line.a.halfWidth),
-        Self.format(line.b.mean) + " ± " + Self.format(line.b.halfWidth),
-        (line.test.difference >= 0 ? "+" : "") + Self.format(line.test.difference),
-        "[" + Self.format(line.test.difference - line.test.halfWidth) + ", "
-          + Self.format(line.test.difference + line.test.halfWidth) + "]",
-        line.test.pValue.map(Self.probability) ?? "n/a",
-      ])
+    let tested = lines.indices.filter { lines[$0].pValue != nil }
+    var holm = [Double?](repeating: nil, count: lines.count)
+    if tested.count > 1 {
+      let adjusted = HolmAdjustment.adjust(tested.map { lines[$0].pValue ?? 1 })
+      for (index, value) in zip(tested, adjusted) { holm[index] = value }
     }
-    return TableReport.align(rows)
+    self.holm = holm
   }
 
-  /// The comparison as CSV.
-  public func csv() -> String {
-    var text =
-      "metric,baseline,candidate,samples,n_baseline,mean_baseline,ci95_baseline,n_candidate,mean_candidate,ci95_candidate,difference,difference_ci95_low,difference_ci95_high,t,df,p_value\n"
-    for line in lines {
-      let fields: [String] = [
-        metric, line.baseline, line.candidate, line.kind.rawValue, String(line.a.count), Self.number(line.a.mean),
-        Self.number(line.a.halfWidth), String(line.b.count), Self.number(line.b.mean), Self.number(line.b.halfWidth),
-        Self.number(line.test.difference), Self.number(line.test.difference - line.test.halfWidth),
-        Self.number(line.test.difference + line.test.halfWidth), Self.number(line.test.t),
-        Self.number(line.test.degreesOfFreedom), line.test.pValue.map(Self.number) ?? "",
-      ]
-      text += fields.map(CSVReport.quote).joined(separator: ",") + "\n"
+  /// Policies grouped by size and engines as one group, each against its group's baseline.
+  static func withinGroups(_ configurations: [ConfigurationSamples], baseline: String?) throws(FileError)
+    -> [(ConfigurationSamples, ConfigurationSamples)]
+  {
+    let source = configurations.first?.source ?? "compare"
+    guard configurations.count >= 2 else {
+      throw FileError(path: source, "only one configuration: nothing to compare it with")
     }
-    return text
+    if let baseline, !configurations.contains(where: { $0.matches(baseline) }) {
+      throw FileError(
+        path: source,
+        "--baseline '\(baseline)' names no configuration; there are: \(Self.names(configurations).joined(separator: ", "))"
+      )
+    }
+    var order: [String] = []
+    var groups: [String: [ConfigurationSamples]] = [:]
+    for configuration in configurations {
+      let group = configuration.isEngine ? "\u{0}engines" : configuration.size
+      if groups[group] == nil { order.append(group) }
+      groups[group, default: []].append(configuration)
+    }
+    var pairs: [(ConfigurationSamples, ConfigurationSamples)] = []
+    for group in order {
+      let members = groups[group] ?? []
+      let base = baseline.flatMap { name in members.first { $0.matches(name) } } ?? members[0]
+      for member in members where member.key != base.key { pairs.append((base, member)) }
+    }
+    guard !pairs.isEmpty else {
+      throw FileError(
+        path: source, "every configuration has a different size: give several policies at one size to compare")
+    }
+    return pairs
   }
 
-  static func format(_ value: Double) -> String {
-    abs(value) >= 1000 ? Decimal.fixed(value, 0) : Decimal.fixed(value, abs(value) >= 10 ? 2 : 4)
+  /// Each later source's configurations against the baseline source's.
+  static func acrossSources(_ sources: [[ConfigurationSamples]], baseline: String?) throws(FileError)
+    -> [(ConfigurationSamples, ConfigurationSamples)]
+  {
+    var baseIndex = 0
+    if let baseline {
+      guard let index = sources.firstIndex(where: { $0.first?.source == baseline }) else {
+        throw FileError(
+          path: baseline,
+          "--baseline must be one of the report files: \(sources.compactMap(\.first?.source).joined(separator: ", "))")
+      }
+      baseIndex = index
+    }
+    let base = sources[baseIndex]
+    var pairs: [(ConfigurationSamples, ConfigurationSamples)] = []
+    for (index, source) in sources.enumerated() where index != baseIndex {
+      if base.count == 1 && source.count == 1 {
+        pairs.append((base[0], source[0]))
+        continue
+      }
+      for configuration in source {
+        if let match = base.first(where: { $0.key == configuration.key }) { pairs.append((match, configuration)) }
+      }
+    }
+    guard !pairs.isEmpty else {
+      throw FileError(
+        path: sources[baseIndex == 0 ? 1 : 0].first?.source ?? "compare",
+        "no configuration matches one of \(base.first?.source ?? "the baseline")")
+    }
+    return pairs
   }
 
-  static func number(_ value: Double) -> String {
-    value.isFinite
-      ? (abs(value) < 1e-4 && value != 0 ? SVGChart.string(format: value) : Decimal.fixed(value, 6)) : "\(value)"
-  }
-
-  static func probability(_ p: Double) -> String {
-    p < 1e-4 ? (p == 0 ? "< 1e-300" : SVGChart.string(format: p)) : Decimal.fixed(p, 4)
+  static func names(_ configurations: [ConfigurationSamples]) -> [String] {
+    var seen = Set<String>()
+    return configurations.map(\.name).filter { seen.insert($0).inserted }
   }
 }

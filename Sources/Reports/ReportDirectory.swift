@@ -13,11 +13,14 @@ import Stats
 /// Every file is written atomically.
 public enum ReportDirectory {
   /// Writes the report of `runs` into `directory` (created if missing); returns the file names.
+  /// `baseline` picks the comparison's baseline as `compare --baseline` does.
   @discardableResult
-  public static func write(_ runs: [RunResult], to directory: String) throws(FileError) -> [String] {
+  public static func write(_ runs: [RunResult], to directory: String, baseline: String? = nil) throws(FileError)
+    -> [String]
+  {
     try makeDirectories(directory, purpose: "report directory")
     var files: [(name: String, text: String)] = [("report.csv", CSVReport.render(runs))]
-    let table = try ReportTable(path: directory + "/report.csv", text: files[0].text)
+    if runs.first?.configuration.window != nil { files.append(("windows.csv", WindowSeries.render(runs))) }
     var charts: [(file: String, title: String)] = []
     if let chart = missRatioChart(runs) {
       files.append(("miss-ratio.svg", chart.render()))
@@ -31,7 +34,7 @@ public enum ReportDirectory {
       files.append(("latency-cdf.svg", chart.render()))
       charts.append(("latency-cdf.svg", chart.title))
     }
-    files.append(("README.md", markdown(runs, table: table, charts: charts)))
+    files.append(("README.md", ReportMarkdown.render(runs, charts: charts, baseline: baseline)))
     for file in files {
       let writer = try AtomicFileWriter(path: directory + "/" + file.name)
       try writer.write(file.text)
@@ -108,52 +111,6 @@ public enum ReportDirectory {
     chart.steps = true
     chart.yRange = 0...1
     return chart
-  }
-
-  /// The Markdown summary.
-  static func markdown(_ runs: [RunResult], table: ReportTable, charts: [(file: String, title: String)]) -> String {
-    guard let first = runs.first else { return "# CacheLab report\n\nNo runs.\n" }
-    let configuration = first.configuration
-    var text = "# CacheLab report\n\n"
-    text += "- trace: `\(configuration.tracePath)` (\(configuration.trace))\n"
-    text += "- rows replayed: \(first.replayedRequests)"
-    if first.warmupRequests > 0 { text += " (\(first.warmupRequests) warm-up)" }
-    text += "\n"
-    if let summary = first.summary {
-      text +=
-        "- distinct objects: \(summary.uniqueObjects); working set: \(ByteCount.format(summary.workingSetBytes))\n"
-    }
-    text += "- mode: \(configuration.ignoreSize ? "objects (every size 1)" : "bytes")"
-    if runs.count > 1 {
-      text += "; \(runs.count) repeats, seeds \(configuration.seed)…\(configuration.seed + UInt64(runs.count - 1))"
-    }
-    if let window = configuration.window { text += "; windows of \(window)" }
-    text += "\n\n## Results\n\n"
-    let withIntervals = runs.count > 1 || configuration.window != nil
-    text +=
-      withIntervals
-      ? "| configuration | n | hit ratio (mean ± 95 % CI) | byte hit ratio | misses |\n|---|---|---|---|---|\n"
-      : "| configuration | hit ratio | byte hit ratio | misses | miss bytes |\n|---|---|---|---|---|\n"
-    for group in ReportStatistics.groups(table) {
-      let row = group.rows[0]
-      let label = group.label.replacingOccurrences("|", with: "\\|")
-      if withIntervals, let (hits, kind) = ReportStatistics.summary(group, "hit_ratio", in: table) {
-        let bytes = ReportStatistics.summary(group, "byte_hit_ratio", in: table)?.0
-        let misses = ReportStatistics.summary(group, "misses", in: table)?.0
-        text +=
-          "| \(label) | \(hits.count) \(kind.rawValue) | \(Decimal.fixed(hits.mean, 4)) ± \(Decimal.fixed(hits.halfWidth, 4)) "
-          + "| \(bytes.map { Decimal.fixed($0.mean, 4) } ?? "") | \(misses.map { Decimal.fixed($0.mean, 0) } ?? "") |\n"
-      } else {
-        text +=
-          "| \(label) | \(table.value(row, "hit_ratio") ?? "") | \(table.value(row, "byte_hit_ratio") ?? "") "
-          + "| \(table.value(row, "misses") ?? "") | \(table.value(row, "miss_bytes") ?? "") |\n"
-      }
-    }
-    for chart in charts {
-      text += "\n## \(chart.title)\n\n![\(chart.title)](\(chart.file))\n"
-    }
-    text += "\nAll counts are in [report.csv](report.csv) (columns documented in CacheLab's README).\n"
-    return text
   }
 
   static func fileName(_ path: String) -> String {

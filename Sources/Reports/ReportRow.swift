@@ -32,16 +32,30 @@ public struct ReportRow: Sendable {
     }
   }
 
-  /// Per-window hit ratios summarised (nil without windows).
-  public var windowSummary: SampleSummary? {
-    let ratios = run.windowHitRatios(index)
-    return ratios.isEmpty ? nil : SampleSummary(ratios)
+  /// The request-weighted hit ratio over the run's windows (a last partial window left out),
+  /// with its batch-means interval; nil without windows or when no window is complete.
+  public var windowedHitRatio: WindowedRatio? {
+    let counted = run.windows.filter { !$0.isPartial }
+    guard !counted.isEmpty else { return nil }
+    return WindowedRatio(
+      numerators: counted.map { Double($0.hits[index]) }, denominators: counted.map { Double($0.requests) })
   }
 
   /// The engine's counters, for engine rows.
   public var engine: EngineResult? {
     if case .engine(let result) = subject { return result }
     return nil
+  }
+
+  /// Whether the row's policy (or an engine tier's policy) draws random numbers.
+  public var isRandomized: Bool {
+    switch subject {
+    case .cache(let cache): return cache.policy.entry.descriptor.isRandomized
+    case .engine(let engine):
+      return [engine.configuration.memory, engine.configuration.disk].contains {
+        $0?.policy.entry.descriptor.isRandomized == true
+      }
+    }
   }
 
   public var policyName: String {

@@ -3,8 +3,18 @@ import Replay
 
 /// A human-readable, column-aligned summary of a run for the terminal.
 public enum TableReport {
-  /// The table for `run`: one row per (policy, capacity).
+  /// The table for `run`: one row per (policy, capacity), then the engines' table.
   public static func render(_ run: RunResult) -> String {
+    var text = run.caches.isEmpty ? "" : align(cacheRows(run))
+    if !run.engines.isEmpty {
+      if !text.isEmpty { text += "\n" }
+      text += align(engineRows(run))
+    }
+    return text
+  }
+
+  /// The policy caches' rows (header first).
+  public static func cacheRows(_ run: RunResult) -> [[String]] {
     let objectMode = run.configuration.ignoreSize
     var rows: [[String]] = [
       ["policy", "capacity", "hit ratio", "byte hit ratio", "misses", "miss bytes", "M req/s"]
@@ -21,16 +31,11 @@ public enum TableReport {
         Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 1),
       ])
     }
-    var text = run.caches.isEmpty ? "" : align(rows)
-    if !run.engines.isEmpty {
-      if !text.isEmpty { text += "\n" }
-      text += renderEngines(run)
-    }
-    return text
+    return rows
   }
 
-  /// The engines of `run`: hit ratios per tier, HTTP outcomes, origin traffic and latency.
-  public static func renderEngines(_ run: RunResult) -> String {
+  /// The engines of `run` (header first): hit ratios per tier, HTTP outcomes, origin traffic and latency.
+  public static func engineRows(_ run: RunResult) -> [[String]] {
     var rows: [[String]] = [
       [
         "engine", "hit ratio", "memory", "disk", "expired", "304", "200", "stale", "origin", "disk writes",
@@ -50,7 +55,7 @@ public enum TableReport {
         Decimal.fixed(Double(stats.latency.valueAtPercentile(99)) / 1000, 2),
       ])
     }
-    return align(rows)
+    return rows
   }
 
   /// Pads each column to its widest cell; the first column is left-aligned, the rest right.
@@ -71,6 +76,16 @@ public enum TableReport {
       while line.last == " " { line.removeLast() }
       lines.append(line)
     }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The same rows as a Markdown table (first column left-aligned, the rest right; `|` escaped).
+  public static func markdown(_ rows: [[String]]) -> String {
+    guard let first = rows.first else { return "" }
+    let escape = { (cell: String) in cell.replacingOccurrences("|", with: "\\|") }
+    var lines = ["| " + first.map(escape).joined(separator: " | ") + " |"]
+    lines.append("|" + first.indices.map { $0 == 0 ? "---|" : "---:|" }.joined())
+    for row in rows.dropFirst() { lines.append("| " + row.map(escape).joined(separator: " | ") + " |") }
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -12,7 +12,7 @@ public struct SyntheticTraceSpec: Sendable {
   public static let prefix = "gen:zipf:"
 
   /// Whether `text` names a synthetic trace.
-  public static func matches(_ text: String) -> Bool { text.lowercased().hasPrefix("gen:") }
+  public static func matches(_ text: String) -> Bool { SyntheticTraceName.matches(text) }
 
   /// Parses the specification.
   ///

@@ -4,6 +4,7 @@ import Foundation
 import Policies
 import Replay
 import Reports
+import Stats
 import TestSupport
 import Testing
 import Traces
@@ -48,7 +49,9 @@ import Traces
     let directory = Paths.temporaryDirectory("report").path
     let files = try ReportDirectory.write(runs, to: directory + "/nested")
     #expect(
-      Set(files) == ["report.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg", "README.md"])
+      Set(files) == [
+        "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg", "README.md",
+      ])
     for chart in files where chart.hasSuffix(".svg") {
       let parsed = try Self.parseXML(directory + "/nested/" + chart)
       #expect(parsed.root == "svg", "\(chart)")
@@ -58,9 +61,20 @@ import Traces
     #expect(curve.contains(">lru<") && curve.contains(">sieve<") && curve.contains("<polyline"))
     let markdown = try String(contentsOfFile: directory + "/nested/README.md", encoding: .utf8)
     #expect(markdown.contains("![Miss ratio curve") && markdown.contains("(latency-cdf.svg)"))
-    #expect(markdown.contains("| lru @ 0.01 | 5 windows |"), "windowed runs show n and the interval")
+    // The same tables, figures and rounding as the terminal.
+    #expect(markdown.contains(TableReport.markdown(TableReport.cacheRows(runs[0]))))
+    #expect(markdown.contains(TableReport.markdown(TableReport.engineRows(runs[0]))), "stale, tiers, origin, latency")
+    #expect(markdown.contains("## Miss ratio by size\n\n" + TableReport.markdown(MissRatioCurve.matrix(runs))))
+    #expect(markdown.contains(try #require(MissRatioCurve.best(runs)).dropFirst()), "the best policy at each size")
+    for table in StatisticsTable.tables(runs) { #expect(markdown.contains(TableReport.markdown(table.rows))) }
+    #expect(markdown.contains("| window mean | window sd |"), "window summaries are labelled as such")
+    #expect(markdown.contains("| lru @ 0.01 → sieve @ 0.01 | paired-t | 5 windows |"), "like with like, test named")
+    #expect(markdown.contains("| preset:sdwebimage → preset:afnetworking | paired-t |"))
+    #expect(markdown.contains("p Holm"))
     let csv = try String(contentsOfFile: directory + "/nested/report.csv", encoding: .utf8)
     #expect(csv == CSVReport.render(runs))
+    let series = try ReportTable(contentsOf: directory + "/nested/windows.csv")
+    #expect(series.rows.count == (runs[0].caches.count + runs[0].engines.count) * runs[0].windows.count)
   }
 
   @Test func chartsEscapeTextAndHandleNoData() throws {
@@ -71,28 +85,37 @@ import Traces
     #expect(SVGChart.bytes(1_572_864) == "1.5 MiB" && SVGChart.compact(2_500) == "2.5k")
   }
 
-  /// Repeated rows are the samples of a configuration; a windowed row gives its windows.
-  @Test func statisticsGroupRowsByConfiguration() throws {
+  /// Repeated rows are the samples of a configuration; a windowed row keeps its windows'
+  /// summary (weighted mean, interval, batches), from which the standard error is recovered.
+  @Test func reportRowsBecomeSamples() throws {
     let text = """
-      trace,format,policy,params,capacity,ignore_size,warmup,window,seed,hit_ratio,windows,window_hit_ratio_mean,window_hit_ratio_sd
-      t,csv,random,,10,false,0,,0,0.50,,,
-      t,csv,random,,10,false,0,,1,0.52,,,
-      t,csv,random,,10,false,0,,2,0.54,,,
-      t,csv,lru,,10,false,0,100r,0,0.60,4,0.60,0.02
+      trace,format,policy,params,capacity,ignore_size,warmup,window,seed,hits,requests,hit_ratio,windows,window_hit_ratio_mean,window_hit_ratio_ci95_low,window_hit_ratio_ci95_high,window_batches
+      t,csv,random,,10,false,0,,0,50,100,0.50,,,,,
+      t,csv,random,,10,false,0,,1,52,100,0.52,,,,,
+      t,csv,random,,10,false,0,,2,54,100,0.54,,,,,
+      t,csv,lru,,10,false,0,100r,0,240,400,0.60,4,0.60,0.55,0.65,4
 
       """
     let table = try ReportTable(path: "s.csv", text: text)
-    let groups = ReportStatistics.groups(table)
-    #expect(groups.map(\.label) == ["random @ 10", "lru @ 10"])
-    let (random, kind) = try #require(ReportStatistics.summary(groups[0], "hit_ratio", in: table))
-    #expect(kind == .repeats && random.count == 3 && abs(random.mean - 0.52) < 1e-12)
-    let (lru, lruKind) = try #require(ReportStatistics.summary(groups[1], "hit_ratio", in: table))
-    #expect(lruKind == .windows && lru.count == 4 && lru.standardDeviation == 0.02)
-    let comparison = try ReportComparison([table], metric: "hit_ratio")
-    #expect(comparison.lines.count == 1)
-    #expect(abs(comparison.lines[0].test.difference - 0.08) < 1e-12)
+    let metric = try #require(Metric.named("hit_ratio"))
+    let samples = try ConfigurationSamples.collect(table, metric: metric)
+    #expect(samples.map(\.label) == ["random @ 10", "lru @ 10"])
+    #expect(samples[0].repeats.map(\.seed) == [0, 1, 2] && samples[0].varies)
+    #expect(abs(samples[0].overall - 156.0 / 300) < 1e-12, "overall: hits / requests")
+    #expect(samples[0].isRandomized == true && samples[1].isRandomized == false)
+    guard case .summary(let spec, let mean, let error, let batches) = samples[1].windows else {
+      Issue.record("the windowed row keeps its summary")
+      return
+    }
+    #expect(spec == "100r" && mean == 0.60 && batches == 4)
+    #expect(abs(error - 0.05 / SampleSummary.tQuantile(0.95, degreesOfFreedom: 3)) < 1e-12)
+    let comparison = try ReportComparison([samples], metric: metric)
+    #expect(comparison.lines.count == 1 && comparison.lines[0].test == .welch)
+    #expect(abs(comparison.lines[0].difference - 0.08) < 1e-12)
     #expect(comparison.render().contains("random @ 10 → lru @ 10"))
     #expect(comparison.csv().hasPrefix("metric,baseline,candidate,"))
-    #expect(throws: FileError.self) { try ReportComparison([table], metric: "nope") }
+    #expect(throws: FileError.self) {
+      try ConfigurationSamples.collect(table, metric: try #require(Metric.named("misses")))
+    }
   }
 }
