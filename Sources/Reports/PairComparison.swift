@@ -182,6 +182,7 @@ public struct PairComparison: Sendable {
     let test = MeanTest(numerators: batches.numerators, denominators: batches.denominators)
     let differences = zip(batches.numerators, batches.denominators).map { $0 / $1 }
     var notes = batchNotes(batches, what: "differences")
+    if numeratorsA == numeratorsB { notes.append("identical in every window") }
     if excluded > 0 { notes.append("the last window (shorter than half a window) is left out") }
     return PairComparison(
       a, b, test: .pairedT, samples: .windows, summaries: (summary(own.0), summary(own.1)),

@@ -20,8 +20,8 @@ public struct ReportComparison: Sendable {
   /// configuration: each against the first (or the source whose path is `baseline`). Otherwise
   /// configurations are matched by identity across sources.
   ///
-  /// - Throws: ``FileError`` when nothing can be compared or `baseline` names nothing.
-  public init(_ sources: [[ConfigurationSamples]], metric: Metric, baseline: String? = nil) throws(FileError) {
+  /// - Throws: ``ConfigurationError`` when nothing can be compared or `baseline` names nothing.
+  public init(_ sources: [[ConfigurationSamples]], metric: Metric, baseline: String? = nil) throws(ConfigurationError) {
     self.metric = metric
     let pairs: [(ConfigurationSamples, ConfigurationSamples)]
     if sources.count == 1 {
@@ -41,16 +41,16 @@ public struct ReportComparison: Sendable {
   }
 
   /// Policies grouped by size and engines as one group, each against its group's baseline.
-  static func withinGroups(_ configurations: [ConfigurationSamples], baseline: String?) throws(FileError)
+  static func withinGroups(_ configurations: [ConfigurationSamples], baseline: String?) throws(ConfigurationError)
     -> [(ConfigurationSamples, ConfigurationSamples)]
   {
     let source = configurations.first?.source ?? "compare"
     guard configurations.count >= 2 else {
-      throw FileError(path: source, "only one configuration: nothing to compare it with")
+      throw ConfigurationError(.invalidValue, "\(source): only one configuration: nothing to compare it with")
     }
     if let baseline, !configurations.contains(where: { $0.matches(baseline) }) {
-      throw FileError(
-        path: source,
+      throw ConfigurationError(
+        .unknownName,
         "--baseline '\(baseline)' names no configuration; there are: \(Self.names(configurations).joined(separator: ", "))"
       )
     }
@@ -68,22 +68,24 @@ public struct ReportComparison: Sendable {
       for member in members where member.key != base.key { pairs.append((base, member)) }
     }
     guard !pairs.isEmpty else {
-      throw FileError(
-        path: source, "every configuration has a different size: give several policies at one size to compare")
+      throw ConfigurationError(
+        .invalidValue,
+        "\(source): every configuration has a different size: give several policies at one size to compare")
     }
     return pairs
   }
 
   /// Each later source's configurations against the baseline source's.
-  static func acrossSources(_ sources: [[ConfigurationSamples]], baseline: String?) throws(FileError)
+  static func acrossSources(_ sources: [[ConfigurationSamples]], baseline: String?) throws(ConfigurationError)
     -> [(ConfigurationSamples, ConfigurationSamples)]
   {
     var baseIndex = 0
     if let baseline {
       guard let index = sources.firstIndex(where: { $0.first?.source == baseline }) else {
-        throw FileError(
-          path: baseline,
-          "--baseline must be one of the report files: \(sources.compactMap(\.first?.source).joined(separator: ", "))")
+        throw ConfigurationError(
+          .unknownName,
+          "--baseline '\(baseline)' must be one of the report files: \(sources.compactMap(\.first?.source).joined(separator: ", "))"
+        )
       }
       baseIndex = index
     }
@@ -99,9 +101,10 @@ public struct ReportComparison: Sendable {
       }
     }
     guard !pairs.isEmpty else {
-      throw FileError(
-        path: sources[baseIndex == 0 ? 1 : 0].first?.source ?? "compare",
-        "no configuration matches one of \(base.first?.source ?? "the baseline")")
+      throw ConfigurationError(
+        .invalidValue,
+        "\(sources[baseIndex == 0 ? 1 : 0].first?.source ?? "compare"): no configuration matches one of \(base.first?.source ?? "the baseline")"
+      )
     }
     return pairs
   }

@@ -96,7 +96,7 @@ public enum StatisticsTable {
     )
     if let last = run.windows.last, last.isPartial {
       notes.append(
-        "the last window (\(last.requests) requests, less than half a window) is in the hit ratio but left out of the window statistics"
+        "the last of the \(run.windows.count) windows (\(last.requests) requests, less than half a window) is in the hit ratio but left out of the window statistics"
       )
     }
     if warned {

@@ -59,16 +59,33 @@ import Testing
     let table = directory.appendingPathComponent("cmp.csv").path
     let files = try CLI.run(["compare", a, b, "--comparison", table])
     #expect(files.status == 0, "\(files.stderr)")
-    #expect(files.stdout.contains("lru @ 0.2 → random @ 0.2") && files.stdout.contains("p (Welch)"))
+    #expect(files.stdout.contains("lru @ 0.2 → random @ 0.2") && files.stdout.contains("welch"))
     let csv = try ReportTable(contentsOf: table)
     #expect(csv.rows.count == 1 && csv.value(csv.rows[0], "samples") == "repeats")
+    #expect(csv.value(csv.rows[0], "test") == "welch" && csv.value(csv.rows[0], "p_holm") == "")
+    let series = directory.appendingPathComponent("windows.csv").path
     let windows = try CLI.run([
-      "compare", "--trace", Self.trace, "--policies", "lru,sieve", "--sizes", "0.2", "--window", "1000r",
+      "compare", "--trace", Self.trace, "--policies", "lru,sieve,fifo", "--sizes", "0.2", "--window", "1000r",
+      "--window-series", series, "--baseline", "sieve",
     ])
     #expect(windows.status == 0, "\(windows.stderr)")
-    #expect(windows.stdout.contains("6/6 windows"))
-    let noSamples = try CLI.run(["compare", "--trace", Self.trace, "--policies", "lru,sieve", "--sizes", "0.2"])
-    #expect(noSamples.status == 64 && noSamples.stderr.contains("needs samples"))
+    #expect(windows.stdout.contains("sieve @ 0.2 → lru @ 0.2") && windows.stdout.contains("paired-t"))
+    #expect(windows.stdout.contains("6 windows") && windows.stdout.contains("p Holm"))
+    let fromSeries = try CLI.run(["compare", series, "--baseline", "sieve"])
+    #expect(fromSeries.status == 0, "\(fromSeries.stderr)")
+    #expect(
+      fromSeries.stdout == windows.stdout.replacingOccurrences(of: "wrote \(series)\n", with: ""), "the same pairs")
+    let exact = try CLI.run(["compare", "--trace", Self.trace, "--policies", "lru,sieve", "--sizes", "0.2,0.4"])
+    #expect(exact.status == 0, "\(exact.stderr)")
+    #expect(exact.stdout.contains("lru @ 0.4 → sieve @ 0.4") && exact.stdout.contains("deterministic — no test needed"))
+    let unknown = try CLI.run([
+      "compare", "--trace", Self.trace, "--policies", "lru,sieve", "--sizes", "0.2", "--baseline", "arc",
+    ])
+    #expect(unknown.status == 64 && unknown.stderr.contains("names no configuration"))
+    let lonely = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "0.2", "--window-series", series,
+    ])
+    #expect(lonely.status == 64 && lonely.stderr.contains("--window-series needs --window"))
   }
 
   @Test func inspectPrintsAndWritesTheFigures() throws {

@@ -99,7 +99,7 @@ import Traces
     let table = try ReportTable(path: "s.csv", text: text)
     let metric = try #require(Metric.named("hit_ratio"))
     let samples = try ConfigurationSamples.collect(table, metric: metric)
-    #expect(samples.map(\.label) == ["random @ 10", "lru @ 10"])
+    #expect(samples.map(\.label) == ["random @ 10 B", "lru @ 10 B"])
     #expect(samples[0].repeats.map(\.seed) == [0, 1, 2] && samples[0].varies)
     #expect(abs(samples[0].overall - 156.0 / 300) < 1e-12, "overall: hits / requests")
     #expect(samples[0].isRandomized == true && samples[1].isRandomized == false)
@@ -112,7 +112,7 @@ import Traces
     let comparison = try ReportComparison([samples], metric: metric)
     #expect(comparison.lines.count == 1 && comparison.lines[0].test == .welch)
     #expect(abs(comparison.lines[0].difference - 0.08) < 1e-12)
-    #expect(comparison.render().contains("random @ 10 → lru @ 10"))
+    #expect(comparison.render().contains("random @ 10 B → lru @ 10 B"))
     #expect(comparison.csv().hasPrefix("metric,baseline,candidate,"))
     #expect(throws: FileError.self) {
       try ConfigurationSamples.collect(table, metric: try #require(Metric.named("misses")))

@@ -81,6 +81,9 @@ import Traces
     for column in ReportColumn.standard {
       #expect(Self.readme.contains("| `\(column.name)` |"), "README lacks column \(column.name)")
     }
+    for column in WindowSeries.columns {
+      #expect(Self.readme.contains("| `\(column.name)` |"), "README lacks window-series column \(column.name)")
+    }
     for entry in PolicyRegistry.all {
       #expect(Self.readme.contains("| `\(entry.descriptor.name)` |"), "README lacks policy \(entry.descriptor.name)")
     }
