@@ -49,6 +49,15 @@ struct Compare: ParsableCommand {
       guard options.trace != nil else {
         throw ValidationError("give report files, or --trace with --policies/--sizes or --preset to replay")
       }
+      if let baseline, let configuration = try? options.configurations().first {
+        let names =
+          configuration.policies.map { ($0.description, false) } + configuration.engines.map { ($0.label, true) }
+        guard names.contains(where: { ConfigurationSamples.name(baseline, selects: $0.0, label: $0.0, isEngine: $0.1) })
+        else {
+          throw ValidationError(
+            "--baseline '\(baseline)' names no configuration; there are: \(names.map(\.0).joined(separator: ", "))")
+        }
+      }
     } else {
       guard options.trace == nil else { throw ValidationError("give report files or --trace, not both") }
     }
@@ -60,7 +69,7 @@ struct Compare: ParsableCommand {
       let writer = try comparison.map { path in try AtomicFileWriter(path: path) }
       var sources: [[ConfigurationSamples]] = []
       if reports.isEmpty {
-        let results = try ReplayExecution.perform(options)
+        let results = try ReplayExecution.perform(options, baseline: baseline)
         sources = [ConfigurationSamples.collect(results, metric: metric)]
       } else {
         for path in reports {

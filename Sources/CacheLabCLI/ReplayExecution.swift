@@ -13,8 +13,9 @@ import Workloads
 /// Performs the runs `ReplayOptions` describe: checks the outputs first, replays each
 /// repeat with a progress bar, writes the CSV and the report directory.
 enum ReplayExecution {
-  /// The results of every repeat, after writing `--output` and `--report`.
-  static func perform(_ options: ReplayOptions) throws -> [RunResult] {
+  /// The results of every repeat, after writing `--output`, `--window-series` and `--report`
+  /// (whose comparison uses `baseline`, as `compare --baseline` does).
+  static func perform(_ options: ReplayOptions, baseline: String? = nil) throws -> [RunResult] {
     let configurations = try options.configurations()
     let output = try options.output.map { path in try AtomicFileWriter(path: path) }
     let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
@@ -38,7 +39,7 @@ enum ReplayExecution {
       try series.write(WindowSeries.render(results))
       try series.commit()
     }
-    if let directory = options.report { try ReportDirectory.write(results, to: directory) }
+    if let directory = options.report { try ReportDirectory.write(results, to: directory, baseline: baseline) }
     return results
   }
 

@@ -74,8 +74,14 @@ public struct ConfigurationSamples: Sendable {
   /// Whether `name` selects this configuration: its full name, its policy or preset name, or
   /// its label.
   public func matches(_ name: String) -> Bool {
+    Self.name(name, selects: self.name, label: label, isEngine: isEngine)
+  }
+
+  /// Whether `name` (as `--baseline` takes it) selects a configuration called `own` (policy
+  /// with parameters, or engine label) and labelled `label`. Case-insensitive.
+  public static func name(_ name: String, selects own: String, label: String, isEngine: Bool) -> Bool {
     let lowered = name.lowercased()
-    let own = self.name.lowercased()
+    let own = own.lowercased()
     let base = own.split(separator: ":").first.map(String.init) ?? own
     return [own, base, label.lowercased()].contains(lowered)
       || (isEngine && (own == "preset:" + lowered || own.hasPrefix("preset:" + lowered + ":")))

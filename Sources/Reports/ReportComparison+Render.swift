@@ -56,14 +56,16 @@ extension ReportComparison {
     let repeats = (lines.first?.baseline.repeats.count ?? 1) > 1
     var text = [
       metric.unit == .ratio
-        ? "baseline, candidate: overall \(metric.name) over all counted requests\(repeats ? " of every repeat" : "")"
+        ? "baseline, candidate: overall \(metric.name), over everything counted\(repeats ? " in every repeat" : "")"
         : "baseline, candidate: \(metric.name)\(repeats ? ", mean over repeats" : "")"
     ]
     let tests = Set(lines.map(\.test))
-    if tests.contains(.pairedT) {
+    let paired = Set(lines.filter { $0.test == .pairedT }.map(\.samples))
+    if !paired.isEmpty {
+      let weight = metric.name == "byte_hit_ratio" ? "byte-weighted" : "request-weighted"
+      let pairs = paired.map { $0 == .windows ? "windows, \(weight)" : "seeds" }.sorted().joined(separator: "; ")
       text.append(
-        "paired-t: t-test on the per-pair differences (windows weighted by requests); p Wilcoxon: signed-rank test on the same pairs"
-      )
+        "paired-t: t-test on the per-pair differences (\(pairs)); p Wilcoxon: signed-rank test on the same pairs")
     }
     if tests.contains(.welch) { text.append("welch: Welch's unequal-variance t-test on unpaired samples") }
     if tests.contains(.exact) {

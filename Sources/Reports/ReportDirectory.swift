@@ -87,9 +87,11 @@ public enum ReportDirectory {
       }
       series.append(SVGChart.Series(name: name, points: line))
     }
-    return SVGChart(
+    var chart = SVGChart(
       title: "Hit ratio per window (\(window)) — " + fileName(run.configuration.tracePath),
-      xLabel: byTime ? "trace time (hours)" : "requests", yLabel: "hit ratio", series: Array(series))
+      xLabel: byTime ? "trace time (hours)" : "requests", yLabel: "hit ratio (%)", series: Array(series))
+    chart.formatY = { value in SVGChart.trim(Decimal.fixed(value * 100, 2)) }
+    return chart
   }
 
   /// Latency distribution of every engine of the first run.
