@@ -107,7 +107,8 @@ extension ConfigurationSamples {
       }
       if let spec = first.configuration.window, let window = metric.window {
         let counted = first.windows.filter { !$0.isPartial }
-        let parts = counted.map { window($0, row.index) }
+        // A window without bytes (zero-size objects) has no byte hit ratio to weigh.
+        let parts = counted.map { window($0, row.index) }.filter { $0.1 > 0 }
         samples.windows = .series(
           spec: spec.description, numerators: parts.map(\.0), denominators: parts.map(\.1),
           excluded: first.windows.count - counted.count)
