@@ -144,8 +144,7 @@ struct Regress: ParsableCommand {
   private func judge(_ table: ReportTable, _ results: [RunResult]) throws -> (
     speeds: [RegressionCheck.Speed], factor: Double, slow: [RegressionCheck.Speed]
   ) {
-    let current = try ReportTable(path: table.path, text: CSVReport.render(results))
-    let speeds = try RegressionCheck.speeds(baseline: table, current: current)
+    let speeds = try RegressionCheck.speeds(baseline: table, current: results)
     let factor = RegressionCheck.machineFactor(speeds)
     return (
       speeds, factor, speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }

@@ -89,9 +89,24 @@ public struct ConfigurationSamples: Sendable {
 }
 
 extension ConfigurationSamples {
-  /// The configurations of `runs` (repeats of one run configuration, in seed order), in
-  /// report row order. Windows come from the first run.
+  /// The configurations of `runs`, in report row order. Runs whose rows have the same
+  /// identity columns are repeats of one configuration (in seed order); windows come from
+  /// the first of them.
   public static func collect(_ runs: [RunResult], metric: Metric) -> [ConfigurationSamples] {
+    var order: [[String]] = []
+    var repeats: [[String]: [RunResult]] = [:]
+    for run in runs {
+      let key = ReportRow.rows([run]).flatMap { row in
+        ReportStatistics.identity.map { ReportColumn.named($0)?.value(of: row) ?? "" }
+      }
+      if repeats[key] == nil { order.append(key) }
+      repeats[key, default: []].append(run)
+    }
+    return order.flatMap { collectRepeats(repeats[$0] ?? [], metric: metric) }
+  }
+
+  /// The configurations of `runs`, repeats of one run configuration in seed order.
+  private static func collectRepeats(_ runs: [RunResult], metric: Metric) -> [ConfigurationSamples] {
     guard let first = runs.first else { return [] }
     let rows = runs.map { ReportRow.rows([$0]) }
     return rows[0].indices.map { index in
@@ -105,13 +120,10 @@ extension ConfigurationSamples {
           seed: row.run.configuration.seed, value: column(metric.name) ?? .nan,
           parts: metric.parts?(column).map { (numerator: $0.0, denominator: $0.1) })
       }
-      if let spec = first.configuration.window, let window = metric.window {
-        let counted = first.windows.filter { !$0.isPartial }
-        // A window without bytes (zero-size objects) has no byte hit ratio to weigh.
-        let parts = counted.map { window($0, row.index) }.filter { $0.1 > 0 }
+      if let spec = first.configuration.window, let parts = row.windowParts(metric) {
         samples.windows = .series(
-          spec: spec.description, numerators: parts.map(\.0), denominators: parts.map(\.1),
-          excluded: first.windows.count - counted.count)
+          spec: spec.description, numerators: parts.numerators, denominators: parts.denominators,
+          excluded: parts.excluded)
       }
       return samples
     }

@@ -49,6 +49,9 @@ public struct Metric: Sendable {
     Metric(name: "latency_p99", unit: .microseconds, parts: nil, window: nil),
   ]
 
+  /// The overall hit ratio, hits / requests.
+  public static let hitRatio = all[0]
+
   /// Names of ``all``.
   public static var names: [String] { all.map(\.name) }
 

@@ -70,10 +70,11 @@ public enum RegressionCheck {
     return differences
   }
 
-  /// Speed per configuration (rows that differ only by seed), baseline rows against current.
-  public static func speeds(baseline: ReportTable, current: ReportTable) throws(FileError) -> [Speed] {
+  /// Speed per configuration (rows that differ only by seed), baseline rows against the
+  /// current runs (repeats in seed order).
+  public static func speeds(baseline: ReportTable, current: [RunResult]) throws(FileError) -> [Speed] {
     let metric = Metric.named("requests_per_second")!
-    let now = try ConfigurationSamples.collect(current, metric: metric)
+    let now = ConfigurationSamples.collect(current, metric: metric)
     var result: [Speed] = []
     for before in try ConfigurationSamples.collect(baseline, metric: metric) {
       guard let after = now.first(where: { $0.key == before.key }) else { continue }

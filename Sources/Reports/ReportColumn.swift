@@ -157,10 +157,10 @@ public struct ReportColumn: Sendable {
       "window_hit_ratio_ci95_low",
       "95 % confidence interval of the window mean (Student t over batch means, clipped to 0–1), lower end"
     ) { row in
-      row.windowedHitRatio.map { Decimal.fixed(max(0, $0.test.lower), 6) } ?? ""
+      row.windowedHitRatio.map { Decimal.fixed(Metric.hitRatio.clip($0.test.lower, $0.test.upper).low, 6) } ?? ""
     },
     ReportColumn("window_hit_ratio_ci95_high", "upper end") { row in
-      row.windowedHitRatio.map { Decimal.fixed(min(1, $0.test.upper), 6) } ?? ""
+      row.windowedHitRatio.map { Decimal.fixed(Metric.hitRatio.clip($0.test.lower, $0.test.upper).high, 6) } ?? ""
     },
     ReportColumn(
       "window_batches",

@@ -22,7 +22,7 @@ enum ReportMarkdown {
       let title = table.rows.first?.contains("window mean") == true ? "Window statistics" : "Repeats"
       text += "\n## \(title)\n\n" + TableReport.markdown(table.rows) + notes(table.notes)
     }
-    let metric = Metric.named("hit_ratio")!
+    let metric = Metric.hitRatio
     if let comparison = try? ReportComparison(
       [ConfigurationSamples.collect(runs, metric: metric)], metric: metric, baseline: baseline)
     {

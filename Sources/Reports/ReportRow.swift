@@ -32,13 +32,20 @@ public struct ReportRow: Sendable {
     }
   }
 
+  /// The numerators and denominators of `metric` in the run's windows that count in the
+  /// statistics (a last partial window, and windows with a zero denominator, left out), and
+  /// how many windows were left out; nil when the metric has no per-window values. O(windows).
+  public func windowParts(_ metric: Metric) -> (numerators: [Double], denominators: [Double], excluded: Int)? {
+    guard let window = metric.window else { return nil }
+    let parts = run.windows.filter { !$0.isPartial }.map { window($0, index) }.filter { $0.1 > 0 }
+    return (parts.map(\.0), parts.map(\.1), run.windows.count - parts.count)
+  }
+
   /// The request-weighted hit ratio over the run's windows (a last partial window left out),
   /// with its batch-means interval; nil without windows or when no window is complete.
   public var windowedHitRatio: WindowedRatio? {
-    let counted = run.windows.filter { !$0.isPartial }
-    guard !counted.isEmpty else { return nil }
-    return WindowedRatio(
-      numerators: counted.map { Double($0.hits[index]) }, denominators: counted.map { Double($0.requests) })
+    guard let parts = windowParts(.hitRatio), !parts.numerators.isEmpty else { return nil }
+    return WindowedRatio(numerators: parts.numerators, denominators: parts.denominators)
   }
 
   /// The engine's counters, for engine rows.

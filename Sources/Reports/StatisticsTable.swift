@@ -25,7 +25,7 @@ public enum StatisticsTable {
       .joined(separator: "\n")
   }
 
-  static let hitRatio = Metric.named("hit_ratio")!
+  static let hitRatio = Metric.hitRatio
 
   /// Mean, sd and interval over the repeats; "deterministic: no variance" when they agree.
   static func repeats(_ samples: [ConfigurationSamples]) -> Table {
