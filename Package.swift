@@ -73,6 +73,7 @@ let package = Package(
         "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats", "TestSupport", "MallocCounter",
       ]
     ),
+    .testTarget(name: "FoundationOracleTests", dependencies: ["CacheCore", "Policies", "Engine"]),
     .testTarget(name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",

@@ -20,6 +20,33 @@ public enum KeyHash {
     return copy.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
   }
 
+  /// The same hash fed piece by piece (bytes and integers), without building a buffer.
+  @frozen
+  public struct Streaming {
+    @usableFromInline var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    @inlinable public init() {}
+
+    /// Adds one byte.
+    @inlinable
+    public mutating func add(_ byte: UInt8) {
+      state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    /// Adds the eight little-endian bytes of `value`.
+    @inlinable
+    public mutating func addInteger(_ value: Int64) {
+      var bits = UInt64(bitPattern: value)
+      for _ in 0..<8 {
+        add(UInt8(truncatingIfNeeded: bits))
+        bits >>= 8
+      }
+    }
+
+    /// The hash of everything added.
+    @inlinable public var value: UInt64 { KeyHash.mix(state) }
+  }
+
   /// A bijective 64-bit mixer (the SplitMix64 finaliser).
   @inlinable
   public static func mix(_ value: UInt64) -> UInt64 {

@@ -11,6 +11,9 @@ public final class CacheEngine {
   public let configuration: EngineConfiguration
   private var memory: Tier?
   private var disk: Tier?
+  /// The disk library's own memory cache (NSURLCache's memory part), nil without one.
+  private var diskMemory: Tier?
+  private var diskMemoryEvicted: [(key: UInt64, metadata: EntryMetadata)] = []
   private let backend: (any DiskBackend)?
   private var origin = OriginModel()
   private var counters = EngineStats()
@@ -27,6 +30,9 @@ public final class CacheEngine {
     do throws(ConfigurationError) {
       memory = try configuration.memory.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
       disk = try configuration.disk.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
+      diskMemory = try configuration.diskMemory.map { (tier) throws(ConfigurationError) in
+        try Tier(tier, seed: seed)
+      }
     } catch {
       throw .configuration(error)
     }
@@ -89,20 +95,47 @@ public final class CacheEngine {
 
   // MARK: Requests
 
-  /// Handles one trace row.
+  /// Handles one trace row. Tiers see the key the library files it under
+  /// (``LibraryRules/cacheKey(_:_:)``); the origin keeps the trace key.
   public func process(_ request: Request, _ attributes: RequestAttributes) throws(EngineError) {
     do throws(FileError) {
       try fireTimers(request.time)
+      var filed = request
+      filed.key = configuration.rules.cacheKey(request.key, attributes)
       switch request.operation {
-      case .get: try get(request, origin.current(request.key, attributes))
-      case .put: try store(request, origin.current(request.key, attributes), now: request.time, roundTrip: 0)
-      case .delete: try remove(request.key)
+      case .get:
+        let current = origin.current(request.key, attributes)
+        if configuration.rules.usesCache(attributes) {
+          try get(filed, current)
+        } else {
+          try bypass(filed, current)
+        }
+      case .put:
+        guard configuration.rules.usesCache(attributes) else { return }
+        try store(filed, origin.current(request.key, attributes), now: request.time, roundTrip: 0)
+      case .delete: try remove(filed.key)
       case .origin: origin.update(request.key, attributes)
       case .event: try handle(attributes.event, now: request.time)
       }
     } catch {
       throw .file(error)
     }
+  }
+
+  /// A request the library sends past its cache: counted, fetched, never stored.
+  private func bypass(_ request: Request, _ current: RequestAttributes) throws(FileError) {
+    counters.requests += 1
+    counters.requestBytes += request.size
+    counters.bypassed += 1
+    var latency = roundTrip(current)
+    defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
+    guard !current.originFailed else {
+      counters.originErrors += 1
+      return
+    }
+    counters.originFetches += 1
+    counters.originBytes += request.size + configuration.latency.headerBytes
+    latency += transfer(request.size + configuration.latency.headerBytes)
   }
 
   private func roundTrip(_ attributes: RequestAttributes) -> Int64 {
@@ -138,18 +171,23 @@ public final class CacheEngine {
         return
       case .expired:
         counters.expired += 1
+        if memory.configuration.expiry.rule.removesExpiredAtLookup { memory.remove(request.key) }
       }
     }
 
     if let disk, let stored = disk.metadata(request.key) {
       let freshness = disk.configuration.expiry.freshness(of: stored, now: now)
       if freshness == .fresh || freshness == .serveThenRevalidate {
-        guard let cost = try backend?.read(request.key, stored) else {
+        let inDiskMemory = diskMemory?.metadata(request.key) != nil
+        let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
+        guard let readCost else {
           disk.remove(request.key)
+          forgetOnDisk(request.key)
           try fetch(request, current, now: now, latency: &latency)
           return
         }
-        latency += cost
+        if inDiskMemory { diskMemory?.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
+        latency += readCost
         if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
         try serve(request, stored, current, fromDisk: true, now: now)
         if freshness == .serveThenRevalidate {
@@ -161,6 +199,10 @@ public final class CacheEngine {
       if freshness == .mustRevalidate {
         try revalidate(request, stored, current, inDisk: true, now: now, background: false, latency: &latency)
         return
+      }
+      if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
+        forgetOnDisk(request.key)
+        try backend?.delete(request.key, old)
       }
     }
     try fetch(request, current, now: now, latency: &latency)
@@ -203,6 +245,7 @@ public final class CacheEngine {
       memory.insertUntracked(key, stored)
     case .tracked:
       var copy = stored
+      copy.cost = configuration.rules.promotionCost(stored)
       copy.accessedAt = now
       var attributes = RequestAttributes()
       attributes.ttl = -1
@@ -267,8 +310,7 @@ public final class CacheEngine {
     }
     counters.revalidated304 += 1
     counters.originBytes += configuration.latency.headerBytes
-    if case .mknetworkkit(faithful: true) = tier?.configuration.expiry {
-      // MKNetworkKit stores the 304's (empty) body and headers as if it were a response.
+    if configuration.rules.notModified == .storeEmptyBody {
       var empty = request
       empty.size = 0
       var headers = current
@@ -301,9 +343,11 @@ public final class CacheEngine {
   private func store(
     _ request: Request, _ attributes: RequestAttributes, now: Int64, roundTrip: Int64, bodyLost: Bool = false
   ) throws(FileError) {
-    var base = EntryMetadata(request: request, attributes: attributes, now: now, latency: roundTrip)
+    let storable = bodyLost || configuration.rules.storesStatus(attributes.status == 0 ? 200 : attributes.status)
+    let cost = configuration.rules.cost(request, attributes)
+    var base = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
     base.bodyLost = bodyLost
-    if let memory, memory.configuration.expiry.isStorable(attributes) || bodyLost {
+    if let memory, storable, memory.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
       memory.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
       try putInMemory(request.key, copy)
@@ -311,11 +355,12 @@ public final class CacheEngine {
       memory.remove(request.key)
     }
     guard let disk, configuration.writePolicy == .writeThrough || memory == nil else { return }
-    if disk.configuration.expiry.isStorable(attributes) {
+    if storable, disk.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
       disk.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
       try putOnDisk(request.key, copy)
     } else if let old = disk.remove(request.key) {
+      forgetOnDisk(request.key)
       try backend?.delete(request.key, old)
     }
   }
@@ -336,17 +381,37 @@ public final class CacheEngine {
     var dropped: [(key: UInt64, metadata: EntryMetadata)] = []
     let admitted = disk.insert(key, metadata, evicted: &dropped)
     counters.diskEvictions += Int64(dropped.count)
-    for (victim, victimMetadata) in dropped { try backend?.delete(victim, victimMetadata) }
+    for (victim, victimMetadata) in dropped {
+      forgetOnDisk(victim)
+      try backend?.delete(victim, victimMetadata)
+    }
     if admitted {
       _ = try backend?.write(key, metadata)
-    } else if let previous {
+      rememberInDiskMemory(key, metadata)
+    } else if let previous, disk.metadata(key) == nil {
+      forgetOnDisk(key)
       try backend?.delete(key, previous)
     }
   }
 
+  /// Keeps a copy of a disk object in the disk library's memory cache (its evictions are silent).
+  private func rememberInDiskMemory(_ key: UInt64, _ metadata: EntryMetadata) {
+    guard let diskMemory else { return }
+    diskMemoryEvicted.removeAll(keepingCapacity: true)
+    _ = diskMemory.insert(key, metadata, evicted: &diskMemoryEvicted)
+  }
+
+  /// Drops the disk library's memory copy of an object that left the disk.
+  private func forgetOnDisk(_ key: UInt64) {
+    diskMemory?.remove(key)
+  }
+
   private func remove(_ key: UInt64) throws(FileError) {
     memory?.remove(key)
-    if let disk, let old = disk.remove(key) { try backend?.delete(key, old) }
+    if let disk, let old = disk.remove(key) {
+      forgetOnDisk(key)
+      try backend?.delete(key, old)
+    }
   }
 
   // MARK: Events
@@ -364,6 +429,7 @@ public final class CacheEngine {
     if event == .launch {
       // A new process: memory is gone, the disk is found as it was left.
       if let memory, memory.count > 0 { clear(memory) }
+      if let diskMemory { for (key, _) in diskMemory.all() { diskMemory.remove(key) } }
       try reloadDisk()
     }
     for action in configuration.events[event] ?? [] { try run(action, now: now) }
@@ -428,6 +494,7 @@ public final class CacheEngine {
     case .access: return metadata.accessedAt
     case .modification: return metadata.modifiedAt
     case .creation: return metadata.createdAt
+    case .change: return max(metadata.modifiedAt, metadata.accessedAt)
     }
   }
 
@@ -461,6 +528,7 @@ public final class CacheEngine {
 
   private func drop(_ key: UInt64, _ metadata: EntryMetadata, from disk: Tier) throws(FileError) {
     disk.remove(key)
+    forgetOnDisk(key)
     try backend?.delete(key, metadata)
     counters.purged += 1
   }

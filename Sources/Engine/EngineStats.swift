@@ -28,6 +28,9 @@ public struct EngineStats: Sendable {
   /// Full responses fetched from the origin (misses and 200 revalidations), and their bytes.
   public var originFetches: Int64 = 0
   public var originBytes: Int64 = 0
+  /// Requests the library sent past its cache (no lookup, no store), e.g. MKNetworkKit's
+  /// HTTPS requests without `alwaysCache`.
+  public var bypassed: Int64 = 0
   /// Requests the origin failed and no stale copy could answer.
   public var originErrors: Int64 = 0
   public var memoryEvictions: Int64 = 0

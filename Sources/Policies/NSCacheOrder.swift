@@ -3,7 +3,8 @@ import CacheCore
 /// The eviction order of swift-corelibs-foundation's `NSCache` on Linux: cheapest first,
 /// and among equal costs the newest first.
 ///
-/// Reads have no effect. A new object is inserted first (its cost being its size here);
+/// Reads have no effect. A re-store at an unchanged cost keeps the object's place; at a new
+/// cost it is placed as a new insertion. A new object is inserted first (its cost being its size here);
 /// then, while the total cost exceeds the capacity, the cheapest object is removed — possibly
 /// the new one — and with `count-limit`, the cheapest objects are removed until at most that
 /// many remain. There is no admission check: an object costing more than the capacity is
@@ -77,11 +78,29 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
     if objects.arena.contains(request.key) { return .hit }
     insert(request)
+    return purge(request.key, victims: &victims)
+  }
+
+  /// `setObject(_:forKey:cost:)`: a cached object re-stored at the same cost keeps its place;
+  /// at another cost it moves as a new insertion. Either way the purges run afterwards.
+  @inlinable
+  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    let slot = objects.arena.find(request.key)
+    if slot < 0 || objects.arena[slot].size != request.size {
+      if slot >= 0 { _ = objects.remove(request.key) }
+      insert(request)
+    }
+    return purge(request.key, victims: &victims)
+  }
+
+  /// Pops the cheapest objects while over the cost limit, then while over the count limit.
+  @inlinable
+  mutating func purge<Sink: VictimSink>(_ key: UInt64, victims: inout Sink) -> Outcome {
     while objects.bytes > capacity { evict(into: &victims) }
     if countLimit > 0 {
       while objects.count > countLimit { evict(into: &victims) }
     }
-    return objects.arena.contains(request.key) ? .inserted : .rejected
+    return objects.arena.contains(key) ? .inserted : .rejected
   }
 
   public func checkInvariants() throws(InvariantViolation) {

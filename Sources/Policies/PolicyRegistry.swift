@@ -28,6 +28,7 @@ public enum PolicyRegistry {
     PolicyEntry(CostLRU.self),
     PolicyEntry(AccessDatePurge.self),
     PolicyEntry(NSCacheOrder.self),
+    PolicyEntry(URLCacheOrder.self),
   ]
 
   /// The entry named `name` (or one of its aliases), case-insensitively.

@@ -111,6 +111,9 @@ public struct ReportColumn: Sendable {
     .engine("origin_errors", "requests the origin failed with no stale copy to serve") {
       String($0.stats.originErrors)
     },
+    .engine("bypassed", "requests the library sent past its cache (e.g. MKNetworkKit's HTTPS without always-cache)") {
+      String($0.stats.bypassed)
+    },
     .engine("disk_reads", "object reads from the disk tier") { String($0.stats.disk.reads) },
     .engine("disk_writes", "object writes to the disk tier") { String($0.stats.disk.writes) },
     .engine("disk_bytes_read", "bytes read from disk") { String($0.stats.disk.bytesRead) },

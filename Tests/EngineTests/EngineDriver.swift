@@ -4,7 +4,7 @@ import Engine
 /// Drives a ``CacheEngine`` one request at a time and says what each request did.
 final class EngineDriver {
   enum Result: Equatable {
-    case memoryHit, diskHit, fetched, revalidated304, revalidated200, error
+    case memoryHit, diskHit, fetched, revalidated304, revalidated200, error, bypassed
   }
 
   let engine: CacheEngine
@@ -23,7 +23,8 @@ final class EngineDriver {
   func get(
     _ key: UInt64, at time: Double, size: Int64 = 100, cost: Int64 = -1, contentClass: ContentClass = .data,
     cacheControl: String? = nil, version: Int64 = 1, etag: String? = nil, lastModified: Double? = nil,
-    expires: Double? = nil, date: Double? = nil, ttl: Double? = nil, status: Int16 = 200, latency: Double = 0.1
+    expires: Double? = nil, date: Double? = nil, ttl: Double? = nil, status: Int16 = 200, latency: Double = 0.1,
+    url: String? = nil, vary: Bool = false, authorization: Bool = false, operation: Request.Operation = .get
   ) throws -> Result {
     var attributes = RequestAttributes()
     attributes.cost = cost
@@ -37,15 +38,24 @@ final class EngineDriver {
     attributes.ttl = ttl.map(Self.micros) ?? -1
     attributes.status = status
     attributes.latency = Self.micros(latency)
+    if let url { attributes.url = URLKey(parsing: url) }
+    attributes.vary = vary
+    attributes.authorization = authorization
     let before = engine.stats
-    try engine.process(Request(time: Self.micros(time), key: key, size: size), attributes)
+    try engine.process(Request(time: Self.micros(time), key: key, size: size, operation: operation), attributes)
     let after = engine.stats
     if after.memoryHits > before.memoryHits { return .memoryHit }
     if after.diskHits > before.diskHits { return .diskHit }
     if after.revalidated304 > before.revalidated304 { return .revalidated304 }
     if after.revalidated200 > before.revalidated200 { return .revalidated200 }
     if after.originErrors > before.originErrors { return .error }
+    if after.bypassed > before.bypassed { return .bypassed }
     return .fetched
+  }
+
+  /// Stores without a lookup (a `put` row).
+  func put(_ key: UInt64, at time: Double, size: Int64 = 100, cost: Int64 = -1, url: String? = nil) throws {
+    try get(key, at: time, size: size, cost: cost, url: url, operation: .put)
   }
 
   func event(_ event: LifecycleEvent, at time: Double) throws {

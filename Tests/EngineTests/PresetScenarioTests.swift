@@ -37,7 +37,8 @@ import Testing
     try cache.event(.terminate, at: 8 * Self.day + 100)
     #expect(cache.engine.diskObjects == 2, "8 × 200 KiB -> trimmed to 2 × 200 KiB < 512 KiB")
     #expect(cache.engine.diskMetadata(23) != nil && cache.engine.diskMetadata(24) != nil)
-    #expect(try cache.get(9, at: 9 * Self.day) == .memoryHit, "memory is untouched by disk cleanup")
+    #expect(try cache.get(9, at: 9 * Self.day) == .fetched, "background emptied memory and the trim deleted 9's file")
+    #expect(try cache.get(23, at: 9 * Self.day + 1) == .memoryHit, "terminate cleans the disk, not memory")
   }
 
   @Test func mknetworkkitPromotesDiskHitsUntrackedAndFlushesOnEvents() throws {
@@ -127,9 +128,9 @@ import Testing
   }
 
   @Test func urlcacheLinuxFollowsCanCacheWithoutRevalidation() throws {
-    let cache = try EngineDriver(preset: "urlcache-linux:memory=1000,disk=1MiB")
-    // Stored in memory only if cost < capacity (strictly).
-    try cache.get(1, at: 0, size: 1000)
+    let cache = try EngineDriver(preset: "urlcache-linux:memory=3100,disk=1MiB,overhead=1000")
+    // Stored in memory only if cost (body + 1000 serialized bytes here) < capacity (strictly).
+    try cache.get(1, at: 0, size: 2100)
     #expect(cache.engine.memoryObjects == 0 && cache.engine.diskObjects == 1)
     #expect(try cache.get(1, at: 1, size: 1000) == .diskHit)
     #expect(cache.engine.memoryObjects == 0, "no promotion")

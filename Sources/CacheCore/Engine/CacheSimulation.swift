@@ -33,6 +33,9 @@ public protocol CacheSimulation: AnyObject, Sendable {
 
   /// Serves one request; `victims` is replaced by the objects evicted to make room.
   func serve(_ request: Request, victims: inout [Victim]) -> Outcome
+  /// Stores the object whether or not it is cached (``EvictionPolicy/store(_:victims:)``);
+  /// `victims` is replaced by the objects evicted, possibly the object itself.
+  func store(_ request: Request, victims: inout [Victim]) -> Outcome
   /// Removes `key` if cached (not an eviction).
   func remove(_ key: UInt64) -> Victim?
   /// Whether `key` is cached, without changing any state.
@@ -76,6 +79,15 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     var sink = ArrayVictimSink([])
     swap(&sink.victims, &victims)
     let outcome = policy.handle(request, victims: &sink)
+    swap(&sink.victims, &victims)
+    return outcome
+  }
+
+  public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    let outcome = policy.store(request, victims: &sink)
     swap(&sink.victims, &victims)
     return outcome
   }

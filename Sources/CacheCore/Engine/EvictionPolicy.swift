@@ -46,6 +46,12 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   /// Serves one request: hit, or miss with evictions reported to `victims`.
   mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
 
+  /// Stores the object of `request` whether or not it is cached (a `put`, or an engine
+  /// storing a fetched response). The default removes a cached copy and inserts the object as
+  /// new; a policy whose library updates a cached object in place overrides it. Returns
+  /// `.inserted` if the object is cached afterwards, `.rejected` otherwise.
+  mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
+
   /// Serves `requests[range]` in order, adding to `counters`. The default (shared by all
   /// policies) is the replay hot loop; being a requirement, each policy's conformance
   /// gets a copy specialised for it, with `handle` and the storage calls inlined.
@@ -75,6 +81,13 @@ extension EvictionPolicy where Self: ~Copyable {
     return .inserted
   }
 
+  /// Removes a cached copy, then serves the request as a miss.
+  @inlinable
+  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    _ = remove(request.key)
+    return handle(request, victims: &victims) == .rejected ? .rejected : (contains(request.key) ? .inserted : .rejected)
+  }
+
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
 
@@ -84,8 +97,7 @@ extension EvictionPolicy where Self: ~Copyable {
   public mutating func replayNonGet<Sink: VictimSink>(_ request: Request, victims: inout Sink) {
     switch request.operation {
     case .put:
-      _ = remove(request.key)
-      _ = handle(request, victims: &victims)
+      _ = store(request, victims: &victims)
     case .delete:
       _ = remove(request.key)
     default:

@@ -108,6 +108,13 @@ public struct RequestAttributes: Equatable, Sendable {
   public var latency: Int64 = -1
   /// The lifecycle event of an `event` row.
   public var event: LifecycleEvent = .none
+  /// What the key says when it is a URL (scheme, credentials, host + port + path identity).
+  public var url = URLKey()
+  /// The response carries a `Vary` header.
+  public var vary = false
+  /// The request carried `Authorization`, or the response asked for authentication
+  /// (`WWW-Authenticate`, `Proxy-Authenticate`).
+  public var authorization = false
 
   @inlinable public init() {}
 

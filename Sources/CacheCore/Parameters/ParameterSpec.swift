@@ -16,6 +16,8 @@ public struct ParameterSpec: Sendable, Equatable {
     case byteCount
     /// A duration of trace time (`300s`, `30m`, `7d`, `500ms`).
     case duration
+    /// A duration, or `never` (read as -1).
+    case durationOrNever
   }
 
   /// The key, lowercase with dashes (`small`, `n-bit-counter`).
@@ -50,6 +52,7 @@ public struct ParameterSpec: Sendable, Equatable {
     case .text: return "text"
     case .byteCount: return "a byte count such as 64MiB"
     case .duration: return "a duration such as 300s, 30m or 7d"
+    case .durationOrNever: return "a duration such as 300s, 30m or 7d, or never"
     }
   }
 
@@ -77,6 +80,8 @@ public struct ParameterSpec: Sendable, Equatable {
       return ByteCount.parse(value).map(String.init)
     case .duration:
       return Duration.microseconds(value).map(Duration.format)
+    case .durationOrNever:
+      return value.lowercased() == "never" ? "never" : Duration.microseconds(value).map(Duration.format)
     }
   }
 }

@@ -77,6 +77,7 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
 
   /// The duration of `name` in microseconds, declared as `.duration`.
   public func duration(_ name: String) -> Int64 {
+    if string(name) == "never" { return -1 }
     guard let value = Duration.microseconds(string(name)) else { preconditionFailure("\(name) is not a duration") }
     return value
   }

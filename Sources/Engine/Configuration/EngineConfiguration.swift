@@ -23,6 +23,8 @@ public enum Promotion: String, Sendable {
 /// Which date a disk cleanup ages objects by.
 public enum DateKind: String, Sendable {
   case access, modification, creation
+  /// The file's attribute change time: moved by writes and by every access-date update.
+  case change
 }
 
 /// A disk cleanup pass as image libraries run it on lifecycle events: drop expired or old
@@ -125,6 +127,9 @@ public struct EngineConfiguration: Sendable {
   public var name: String
   public var memory: TierConfiguration?
   public var disk: TierConfiguration?
+  /// The disk library's own memory cache (NSURLCache's memory capacity): filled by disk
+  /// stores and hits, emptied with the disk entry; a disk hit found there reads no file.
+  public var diskMemory: TierConfiguration?
   public var writePolicy: WritePolicy
   public var promotion: Promotion
   /// Whether a memory hit also updates the disk copy's access date (PINCache).
@@ -135,16 +140,20 @@ public struct EngineConfiguration: Sendable {
   public var timers: [EngineTimer]
   public var latency: LatencyModel
   public var diskBackend: DiskBackendKind
+  /// The library's own decisions (keys, statuses, costs, 304s); ``GenericRules`` for custom engines.
+  public var rules: any LibraryRules
 
   public init(
-    name: String, memory: TierConfiguration?, disk: TierConfiguration? = nil,
+    name: String, memory: TierConfiguration?, disk: TierConfiguration? = nil, diskMemory: TierConfiguration? = nil,
     writePolicy: WritePolicy = .writeThrough, promotion: Promotion = .tracked, memoryHitTouchesDisk: Bool = false,
     namespacesByClass: Bool = false, events: [LifecycleEvent: [EngineAction]] = [:], timers: [EngineTimer] = [],
-    latency: LatencyModel = LatencyModel(), diskBackend: DiskBackendKind = .simulated
+    latency: LatencyModel = LatencyModel(), diskBackend: DiskBackendKind = .simulated,
+    rules: any LibraryRules = GenericRules()
   ) {
     self.name = name
     self.memory = memory
     self.disk = disk
+    self.diskMemory = diskMemory
     self.writePolicy = writePolicy
     self.promotion = promotion
     self.memoryHitTouchesDisk = memoryHitTouchesDisk
@@ -153,6 +162,7 @@ public struct EngineConfiguration: Sendable {
     self.timers = timers
     self.latency = latency
     self.diskBackend = diskBackend
+    self.rules = rules
   }
 
   /// The configuration in one line (for reports): tiers, expiry and rules.
@@ -160,6 +170,7 @@ public struct EngineConfiguration: Sendable {
     var parts: [String] = []
     if let memory { parts.append("memory=\(memory) expiry=\(memory.expiry)") }
     if let disk { parts.append("disk=\(disk) expiry=\(disk.expiry) backend=\(diskBackend)") }
+    if let diskMemory { parts.append("disk-memory=\(diskMemory)") }
     if disk != nil {
       parts.append("write=\(writePolicy.rawValue)")
       if memory != nil { parts.append("promote=\(promotion.rawValue)") }

@@ -5,13 +5,28 @@ extension EnginePreset {
   /// (seed-systems §3).
   static let afnetworking = EnginePreset(
     name: "afnetworking",
-    summary: "image cache purging 100 MB -> 60 MB by last access, over an HTTP URL cache (150 MB disk)",
-    origin: "AFNetworking (d9f589c): AFAutoPurgingImageCache.m, AFImageDownloader.m",
+    summary: "image cache purging 100 MB -> 60 MB by last access, over an HTTP URL cache (20 MB memory, 150 MB disk)",
+    origin:
+      "AFNetworking 4.0.1 (d9f589c): AFAutoPurgingImageCache.m, AFImageDownloader.m, AFURLResponseSerialization.m",
     parameters: [
       ParameterSpec("memory", default: "100MiB", .byteCount, help: "image cache capacity (decoded bytes)"),
       ParameterSpec(
         "purge-to", default: "0.6", .real(0...1), help: "usage after a purge, as a fraction of the capacity"),
+      ParameterSpec("url-cache-memory", default: "20MiB", .byteCount, help: "NSURLCache memory capacity"),
       ParameterSpec("url-cache-disk", default: "150MiB", .byteCount, help: "NSURLCache disk capacity"),
+    ],
+    modelled: [
+      "only 2xx responses are decoded and cached (AFURLResponseSerialization.m acceptableStatusCodes 200–299)",
+      "image cache: when over capacity, purge by last access date (reads update it) down to purge-to"
+        + " (AFAutoPurgingImageCache.m), emptied on memory warning",
+      "image-cache hits need no freshness check; misses go through NSURLCache with RFC 9111 rules",
+      "NSURLCache of 20 MiB memory and 150 MiB disk (AFImageDownloader.m defaultURLCache): hits in its memory"
+        + " part cost no disk read",
+      "NSURLCache stores responses up to 5 % of its disk (Apple's documentation)",
+    ],
+    notModelled: [
+      "Darwin NSURLCache internals (closed source): LRU order, 10 % heuristic freshness are assumptions",
+      "merging of identical in-flight downloads and the 4-download limit",
     ]
   ) { parameters in
     EngineConfiguration(
@@ -19,6 +34,8 @@ extension EnginePreset {
       memory: .preset("access-date-purge:low=\(parameters.real("purge-to"))", parameters.bytes("memory"), unit: .cost),
       // Darwin NSURLCache: RFC 9111 private cache, responses up to 5 % of the disk, LRU assumed.
       disk: .preset("lru", parameters.bytes("url-cache-disk"), expiry: .http(heuristic: 0.1), admissionLimit: 0.05),
-      events: [.memoryWarning: [.clearMemory]])
+      diskMemory: .preset("lru", parameters.bytes("url-cache-memory")),
+      events: [.memoryWarning: [.clearMemory]],
+      rules: ImageLibraryRules.twoHundreds)
   }
 }

@@ -10,16 +10,22 @@ public struct EnginePreset: Sendable {
   /// The library version or source the rules come from.
   public let origin: String
   public let parameters: [ParameterSpec]
+  /// Every rule the preset models, with the source file (and function) it comes from.
+  public let modelled: [String]
+  /// Rules of the library the preset knowingly does not model, so users know its limits.
+  public let notModelled: [String]
   let build: @Sendable (Parameters) -> EngineConfiguration
 
   init(
-    name: String, summary: String, origin: String, parameters: [ParameterSpec] = [],
-    build: @escaping @Sendable (Parameters) -> EngineConfiguration
+    name: String, summary: String, origin: String, parameters: [ParameterSpec] = [], modelled: [String],
+    notModelled: [String], build: @escaping @Sendable (Parameters) -> EngineConfiguration
   ) {
     self.name = name
     self.summary = summary
     self.origin = origin
     self.parameters = parameters
+    self.modelled = modelled
+    self.notModelled = notModelled
     self.build = build
   }
 
@@ -107,8 +113,6 @@ extension TierConfiguration {
 /// Common preset values.
 enum PresetDefaults {
   static let day: Int64 = 86_400 * microsecondsPerSecond
-  /// Physical memory assumed for libraries that size caches from RAM (a 4 GiB device).
-  static let deviceMemory: Int64 = 4 << 30
   /// File-system allocation block for libraries that count allocated bytes.
   static let block: Int64 = 4096
 }

@@ -12,6 +12,19 @@ extension EnginePreset {
       ParameterSpec("memory-ttl", default: "300s", .duration, help: "memory expiration (sliding)"),
       ParameterSpec("disk", default: "0", .byteCount, help: "disk size limit (0: none)"),
       ParameterSpec("disk-ttl", default: "7d", .duration, help: "disk expiration (sliding on disk reads)"),
+    ],
+    modelled: [
+      "responses with status 200..<400 are stored (ImageDownloaderDelegate.swift / SessionDelegate validStatusCode)",
+      "memory: cost limit, expiry 300 s sliding on every hit, a 120 s timer removes expired objects"
+        + " (MemoryStorage.swift)",
+      "disk: expiry 7 d sliding on disk reads (DiskStorage.swift)",
+      "memory warning empties memory; background empties the NSCache and cleans the disk (expired first, then if"
+        + " at or over the limit oldest by access down to half); terminate and resign-active clean the disk"
+        + " (ImageCache.swift)",
+    ],
+    notModelled: [
+      "Darwin NSCache eviction order under the cost limit (closed source; modelled as oldest stored first)",
+      "keepWhenEnteringBackground (off by default) and per-request cache options",
     ]
   ) { parameters in
     let cleanup = DiskCleanup(
@@ -29,6 +42,7 @@ extension EnginePreset {
         .terminate: [.diskCleanup(cleanup)],
         .resignActive: [.diskCleanup(cleanup)],
       ],
-      timers: [EngineTimer(interval: 120 * microsecondsPerSecond, actions: [.removeExpiredMemory])])
+      timers: [EngineTimer(interval: 120 * microsecondsPerSecond, actions: [.removeExpiredMemory])],
+      rules: ImageLibraryRules(accepted: 200..<400))
   }
 }

@@ -12,6 +12,17 @@ extension EnginePreset {
         "memory", default: "614MiB", .byteCount, help: "cost limit: min(15 % of RAM, 768 MiB) on a 4 GiB device"),
       ParameterSpec("disk", default: "150MiB", .byteCount, help: "DataCache sizeLimit (allocated bytes)"),
       ParameterSpec("sweep-interval", default: "1800s", .duration, help: "minimum time between launch sweeps"),
+    ],
+    modelled: [
+      "only 2xx responses are stored (DataLoader.swift validate: 200..<300)",
+      "memory: CLOCK by cost (13.1+), entries of at least 10 % of the limit not admitted (Cache.swift)",
+      "memory warning empties memory; background trims it to 10 % (Cache.swift)",
+      "DataCache: allocated bytes, swept at launch (at most every 30 min) oldest by access to 70 % of the limit"
+        + " (DataCache.swift)",
+    ],
+    notModelled: [
+      "the URLCache of the default pipeline (the preset models the data-cache pipeline)",
+      "the 5 s delay of the launch sweep and DataCache's asynchronous writes",
     ]
   ) { parameters in
     let sweep = DiskCleanup(
@@ -23,6 +34,7 @@ extension EnginePreset {
       disk: .preset("fifo", 0, blockSize: PresetDefaults.block),
       events: [
         .memoryWarning: [.clearMemory], .background: [.trimMemory(fraction: 0.1)], .launch: [.diskCleanup(sweep)],
-      ])
+      ],
+      rules: ImageLibraryRules.twoHundreds)
   }
 }

@@ -10,6 +10,16 @@ extension EnginePreset {
     parameters: [
       ParameterSpec("memory", default: "0", .byteCount, help: "memory cost limit (0: none)"),
       ParameterSpec("disk", default: "50MiB", .byteCount, help: "disk byteLimit (allocated bytes)"),
+    ],
+    modelled: [
+      "memory: LRU by access date with the caller's cost, emptied on memory warning and background (PINMemoryCache.m)",
+      "disk: LRU by access date in allocated bytes, trimmed to the byte limit on every write (PINDiskCache.m)",
+      "a memory hit also updates the disk copy's access date (PINCache.m objectForKey:)",
+      "a disk hit is promoted into memory at cost 0 (PINCache.m objectForKey: calls setObject:forKey:)",
+      "an app stores what it fetched successfully (status 2xx)",
+    ],
+    notModelled: [
+      "ageLimit/TTL mode (off by default), the LFU eviction option"
     ]
   ) { parameters in
     EngineConfiguration(
@@ -17,6 +27,7 @@ extension EnginePreset {
       memory: .preset("lru", parameters.bytes("memory"), unit: .cost),
       disk: .preset("lru", parameters.bytes("disk"), blockSize: PresetDefaults.block),
       memoryHitTouchesDisk: true,
-      events: [.memoryWarning: [.clearMemory], .background: [.clearMemory]])
+      events: [.memoryWarning: [.clearMemory], .background: [.clearMemory]],
+      rules: ImageLibraryRules(accepted: 200..<300, promotedCost: 0))
   }
 }

@@ -5,20 +5,118 @@ extension EnginePreset {
   /// (URLSession itself never stores on Linux at the pinned commit) (seed-systems §4.3).
   static let urlcacheLinux = EnginePreset(
     name: "urlcache-linux",
-    summary: "Linux URLCache: 4 MiB memory + 20 MiB disk, FIFO, no promotion, canCache rules, no revalidation",
+    summary: "Linux URLCache: 4 MiB memory + 20 MiB disk, FIFO by store, no promotion, canCache rules, no revalidation",
     origin: "swift-corelibs-foundation (761b621): URLCache.swift, HTTPURLProtocol.swift",
     parameters: [
-      ParameterSpec("memory", default: "4MiB", .byteCount, help: "memoryCapacity"),
-      ParameterSpec("disk", default: "20MiB", .byteCount, help: "diskCapacity"),
+      ParameterSpec("memory", default: "4MiB", .byteCount, help: "memoryCapacity (0: disk only)"),
+      ParameterSpec("disk", default: "20MiB", .byteCount, help: "diskCapacity (0: memory only)"),
+      ParameterSpec(
+        "overhead", default: "1100", .byteCount,
+        help: "serialized bytes beyond the body when the trace gives no cost (measured: 1097 B + URL and headers)"),
+    ],
+    modelled: [
+      "key: lowercased host + port + path; scheme, query and fragment ignored; hostless URLs not cached"
+        + " (URLCache.swift identifier(for:))",
+      "cost: the serialized size (trace `cost`, else body + overhead) when a disk tier exists, else the body"
+        + " (CacheEntry.cost)",
+      "memory: stored only if cost < capacity, after trimming the oldest stores to capacity − cost while the old"
+        + " entry still counts; a re-store keeps the key's queue place (storeCachedResponse,"
+        + " evictFromMemoryCacheAssumingLockHeld)",
+      "disk: the same trim by file timestamp; a re-store gets a new timestamp (evictFromDiskCache)",
+      "lookups: memory, then disk; no promotion, reads change nothing (cachedResponse(for:))",
+      "canCache: no Authorization/WWW-Authenticate/Proxy-Authenticate, no Vary, no no-cache/no-store,"
+        + " statuses 200 203 204 206 300 301 404 405 410 414 501, max-age counted from min(Date, store time),"
+        + " Expires ignored under max-age or s-maxage, else a past or invalid Expires is expired"
+        + " (HTTPURLProtocol.swift canCache)",
+      "a lookup that fails canCache removes the entry; no heuristic freshness, no revalidation"
+        + " (canRespondFromCache)",
+    ],
+    notModelled: [
+      "URLSession on Linux never stores responses itself at this commit (cacheStoragePolicy .notAllowed):"
+        + " the preset models an app that stores every response",
+      "disk files written in the same second are trimmed in directory order; the preset trims them in store order",
+      "Foundation traps (force unwrap) when a trim reaches a second queue slot of an entry already evicted;"
+        + " the preset skips the slot",
+      "HEAD requests, Pragma, the 500 × userInfo cost of memory-only entries",
     ]
   ) { parameters in
-    EngineConfiguration(
+    let memory = parameters.bytes("memory")
+    let disk = parameters.bytes("disk")
+    return EngineConfiguration(
       name: "urlcache-linux",
-      // Stored only if cost < capacity (strictly); FIFO by insertion, reads change nothing.
-      memory: .preset(
-        "fifo", parameters.bytes("memory"), expiry: .urlcacheLinux, admissionLimit: 1, readsUpdateAccessDate: false),
-      disk: .preset(
-        "fifo", parameters.bytes("disk"), expiry: .urlcacheLinux, admissionLimit: 1, readsUpdateAccessDate: false),
-      promotion: .none)
+      memory: memory > 0
+        ? .preset("urlcache:restore=keep", memory, unit: .cost, expiry: .urlcacheLinux, readsUpdateAccessDate: false)
+        : nil,
+      disk: disk > 0
+        ? .preset("urlcache:restore=move", disk, unit: .cost, expiry: .urlcacheLinux, readsUpdateAccessDate: false)
+        : nil,
+      promotion: .none,
+      rules: URLCacheLinuxRules(serializedOverhead: disk > 0 ? parameters.bytes("overhead") : nil))
+  }
+}
+
+/// Keys, statuses and costs of swift-corelibs-foundation's URLCache (URLCache.swift).
+struct URLCacheLinuxRules: LibraryRules {
+  /// Bytes the serialized entry adds to the body; nil when nothing is written to disk.
+  var serializedOverhead: Int64?
+
+  func usesCache(_ attributes: RequestAttributes) -> Bool {
+    attributes.url.scheme == .none || attributes.url.resource != 0
+  }
+
+  func cacheKey(_ key: UInt64, _ attributes: RequestAttributes) -> UInt64 {
+    attributes.url.resource != 0 ? attributes.url.resource : key
+  }
+
+  func storesStatus(_ status: Int16) -> Bool { URLCacheLinuxExpiry.statuses.contains(status) }
+
+  func cost(_ request: Request, _ attributes: RequestAttributes) -> Int64 {
+    guard let serializedOverhead else { return request.size }
+    return attributes.cost >= 0 ? attributes.cost : request.size + serializedOverhead
+  }
+}
+
+extension ExpiryModel {
+  /// swift-corelibs-foundation URLSession's `canCache`, evaluated again at every lookup.
+  public static let urlcacheLinux = ExpiryModel(URLCacheLinuxExpiry())
+}
+
+/// `canCache` of swift-corelibs-foundation's HTTPURLProtocol, which `canRespondFromCache`
+/// re-evaluates at each lookup (removing the entry when it fails): no heuristics, no
+/// revalidation; a response with neither max-age nor Expires is fresh forever.
+struct URLCacheLinuxExpiry: ExpiryRule {
+  static let statuses: Set<Int16> = [200, 203, 204, 206, 300, 301, 404, 405, 410, 414, 501]
+
+  var name: String { "urlcache-linux" }
+  var removesExpiredAtLookup: Bool { true }
+
+  func allowsStoring(_ attributes: RequestAttributes, now: Int64) -> Bool {
+    guard !attributes.authorization, !attributes.vary else { return false }
+    return Self.canCache(
+      attributes.cacheControl, status: attributes.status, date: attributes.date, expires: attributes.expires,
+      storedAt: now, now: now)
+  }
+
+  func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness {
+    let response = metadata.response
+    let usable = Self.canCache(
+      response.cacheControl, status: response.status, date: response.date, expires: response.expires,
+      storedAt: metadata.modifiedAt, now: now)
+    return usable ? .fresh : .expired
+  }
+
+  /// The header part of `canCache` at `now` for a response stored at `storedAt`.
+  static func canCache(
+    _ cc: CacheControl, status: Int16, date: Int64, expires: Int64, storedAt: Int64, now: Int64
+  ) -> Bool {
+    if cc.noCache || cc.noStore || !statuses.contains(status) { return false }
+    if cc.maxAge >= 0 {
+      let start = date == RequestAttributes.absent ? storedAt : min(date, storedAt)
+      if now >= start + cc.maxAge * microsecondsPerSecond { return false }
+    }
+    if cc.maxAge < 0, cc.sharedMaxAge < 0, expires != RequestAttributes.absent {
+      return expires != RequestAttributes.invalidDate && expires > now
+    }
+    return true
   }
 }

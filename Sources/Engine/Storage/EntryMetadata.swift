@@ -26,11 +26,11 @@ public struct EntryMetadata: Equatable, Sendable {
   /// Whether the body was replaced by an empty one (MKNetworkKit stores a 304's empty body).
   public var bodyLost: Bool
 
-  /// Metadata for `request` with `attributes`, stored at `now` after an origin round trip of
-  /// `latency` microseconds.
-  public init(request: Request, attributes: RequestAttributes, now: Int64, latency: Int64) {
+  /// Metadata for `request` with `attributes` and `cost`, stored at `now` after an origin
+  /// round trip of `latency` microseconds.
+  public init(request: Request, attributes: RequestAttributes, cost: Int64, now: Int64, latency: Int64) {
     size = request.size
-    cost = attributes.cost(for: request)
+    self.cost = cost
     version = attributes.version
     contentClass = attributes.contentClass
     response = HTTPFreshness.Response(

@@ -172,7 +172,8 @@ final class FileStore: DiskBackend {
     cc.staleIfError = input.get(Int64.self)
     attributes.cacheControl = cc
     request.time = requestTime
-    var metadata = EntryMetadata(request: request, attributes: attributes, now: requestTime, latency: 0)
+    var metadata = EntryMetadata(
+      request: request, attributes: attributes, cost: attributes.cost(for: request), now: requestTime, latency: 0)
     metadata.response.responseTime = responseTime
     metadata.createdAt = input.get(Int64.self)
     metadata.modifiedAt = input.get(Int64.self)

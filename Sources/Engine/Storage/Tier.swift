@@ -61,25 +61,50 @@ final class Tier {
     _ = simulation.serve(Request(key: key, size: units(of: entries[slot].extra)), victims: &scratch)
   }
 
-  /// Stores `metadata` under `key` (replacing a held copy). Returns whether it was admitted
-  /// and appends every object evicted to make room, with its metadata.
+  /// Stores `metadata` under `key`, replacing a held copy as the policy's
+  /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
+  /// copy is held afterwards (a refused store may leave the old copy) and appends every object
+  /// evicted, possibly the new one itself.
   func insert(_ key: UInt64, _ metadata: EntryMetadata, evicted: inout [(key: UInt64, metadata: EntryMetadata)]) -> Bool
   {
-    _ = remove(key)
     let size = units(of: metadata)
     if let limit = configuration.admissionLimit, Double(size) >= limit * Double(configuration.capacity) {
+      remove(key)
       return false
     }
-    let outcome = simulation.serve(Request(key: key, size: size), victims: &scratch)
+    let loose = untracked.find(key)
+    if loose >= 0 { untracked.remove(loose) }
+    let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
+    if outcome == .rejected, entries.find(key) >= 0, simulation.contains(key) {
+      // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
+      return false
+    }
+    var keyEvicted = false
     for victim in scratch {
+      if victim.key == key {
+        keyEvicted = true
+        continue
+      }
       let slot = entries.find(victim.key)
       guard slot >= 0 else { continue }
       evicted.append((victim.key, entries[slot].extra))
       entries.remove(slot)
     }
-    guard outcome == .inserted, simulation.contains(key) else { return false }
-    _ = entries.insert(key: key, size: size, extra: metadata)
-    return true
+    let held = simulation.contains(key)
+    let slot = entries.find(key)
+    if keyEvicted {
+      // Either the old copy left before the new one was stored, or the new one itself left.
+      evicted.append((key, held && slot >= 0 ? entries[slot].extra : metadata))
+    }
+    if held, slot >= 0 {
+      entries[slot].extra = metadata
+      entries[slot].size = size
+    } else if held {
+      _ = entries.insert(key: key, size: size, extra: metadata)
+    } else if slot >= 0 {
+      entries.remove(slot)
+    }
+    return held
   }
 
   /// Keeps `metadata` in memory outside the policy (untracked promotion).

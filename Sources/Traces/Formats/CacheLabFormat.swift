@@ -4,7 +4,7 @@ import CacheCore
 /// or event. `time` (seconds), `key` and `size` are required; every other column is
 /// optional, in any order (see Traces/README.md): `op`, `cost`, `ttl`, `class`, `version`,
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
-/// `event`. Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
+/// `event`, `vary`, `authorization` (a non-empty cell means the header was present). Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
 /// `ctype`). Unknown columns are ignored; an empty cell means "absent".
 struct CacheLabParser: LineParser {
   enum Column: String, CaseIterable {
@@ -14,12 +14,13 @@ struct CacheLabParser: LineParser {
     case cacheControl = "cache_control"
     case expires, date
     case lastModified = "last_modified"
-    case age, etag, status, latency, event
+    case age, etag, status, latency, event, vary, authorization
 
     static let aliases: [String: Column] = [
       "t": .time, "ver": .version, "bytes": .size, "cc": .cacheControl, "ctype": .contentClass,
       "content_class": .contentClass, "content_type": .contentClass, "cache-control": .cacheControl,
-      "last-modified": .lastModified, "evt": .event, "operation": .op, "obj_id": .key, "obj_size": .size,
+      "last-modified": .lastModified, "evt": .event, "auth": .authorization, "operation": .op, "obj_id": .key,
+      "obj_size": .size,
     ]
 
     init?(header: String) {
@@ -118,6 +119,7 @@ struct CacheLabParser: LineParser {
     case .key:
       guard let key = KeyType.auto.key(field) else { throw LineError("empty key") }
       request.key = key
+      row.url = URLKey(parsing: field)
       keyPresent = true
     case .size:
       guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
@@ -165,6 +167,8 @@ struct CacheLabParser: LineParser {
       guard (0...999).contains(status) else { throw LineError("status \(status) is not an HTTP status (or 0)") }
       row.status = Int16(status)
     case .latency: row.latency = try seconds(field, column)
+    case .vary: row.vary = true
+    case .authorization: row.authorization = true
     case .event:
       guard let event = LifecycleEvent(name: text(field)) else {
         throw LineError(

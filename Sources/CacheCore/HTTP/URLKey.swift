@@ -1,0 +1,126 @@
+/// What a URL trace key says about its request, for library caches that decide or key by
+/// the URL's parts: the scheme (MKNetworkKit skips HTTPS), credentials in the URL, and the
+/// host + port + path identity that swift-corelibs-foundation's `URLCache` keys by.
+///
+/// Parsed once per trace row from the key's bytes (`scheme://[user[:pass]@]host[:port][/path][?query][#fragment]`),
+/// without allocating. A key that is not such a URL leaves every field at its default.
+@frozen
+public struct URLKey: Equatable, Sendable {
+  /// The URL scheme, as far as caches care.
+  @frozen
+  public enum Scheme: UInt8, Sendable {
+    /// The key is not a URL.
+    case none
+    case http
+    case https
+    /// Any other scheme (`ftp`, `file`, `data`, ...).
+    case other
+  }
+
+  public var scheme: Scheme = .none
+  /// Whether the URL carries `user[:password]@` credentials.
+  public var hasCredentials = false
+  /// Hash of the lowercased host, the port (or -1 when absent) and the path, 0 when the key
+  /// has no host: two URLs differing only in scheme, query or fragment share it.
+  public var resource: UInt64 = 0
+
+  @inlinable public init() {}
+
+  /// Parses `text` (see the type's description); cost: one pass over the bytes.
+  public init(parsing text: UnsafeRawBufferPointer) {
+    self.init()
+    guard let schemeEnd = Self.schemeEnd(text) else { return }
+    scheme = Self.scheme(UnsafeRawBufferPointer(rebasing: text[..<schemeEnd]))
+    var start = schemeEnd + 3
+    var end = start
+    while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "?"),
+      text[end] != UInt8(ascii: "#")
+    {
+      end += 1
+    }
+    // Authority: [userinfo@]host[:port]
+    var at = end
+    while at > start {
+      at -= 1
+      if text[at] == UInt8(ascii: "@") {
+        hasCredentials = true
+        start = at + 1
+        break
+      }
+    }
+    var hostEnd = end
+    var port: Int64 = -1
+    if let colon = Self.portColon(text, start, end) {
+      hostEnd = colon
+      var value: Int64 = 0
+      var digits = 0
+      for index in (colon + 1)..<end where digits < 6 {
+        let byte = text[index]
+        guard byte >= 0x30, byte <= 0x39 else { break }
+        value = value * 10 + Int64(byte - 0x30)
+        digits += 1
+      }
+      if digits > 0 { port = value }
+    }
+    guard hostEnd > start else { return }
+    var pathEnd = end
+    while pathEnd < text.count, text[pathEnd] != UInt8(ascii: "?"), text[pathEnd] != UInt8(ascii: "#") {
+      pathEnd += 1
+    }
+    var hash = KeyHash.Streaming()
+    for index in start..<hostEnd {
+      let byte = text[index]
+      hash.add(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+    }
+    hash.add(UInt8(0))
+    hash.addInteger(port)
+    hash.add(UInt8(0))
+    for index in end..<pathEnd { hash.add(text[index]) }
+    resource = hash.value == 0 ? 1 : hash.value
+  }
+
+  /// Parses the UTF-8 bytes of `string`.
+  public init(parsing string: String) {
+    var copy = string
+    self = copy.withUTF8 { URLKey(parsing: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The index of `:` in a leading `scheme://`, or nil.
+  private static func schemeEnd(_ text: UnsafeRawBufferPointer) -> Int? {
+    var index = 0
+    while index < text.count, index < 32 {
+      let byte = text[index]
+      let isLetter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+      let isOther = (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+      if byte == UInt8(ascii: ":") {
+        guard index > 0, index + 2 < text.count, text[index + 1] == 0x2F, text[index + 2] == 0x2F else { return nil }
+        return index
+      }
+      guard isLetter || (index > 0 && isOther) else { return nil }
+      index += 1
+    }
+    return nil
+  }
+
+  private static func scheme(_ name: UnsafeRawBufferPointer) -> Scheme {
+    func equals(_ literal: StaticString) -> Bool {
+      guard name.count == literal.utf8CodeUnitCount else { return false }
+      for index in 0..<name.count where name[index] | 0x20 != literal.utf8Start[index] { return false }
+      return true
+    }
+    if equals("http") { return .http }
+    if equals("https") { return .https }
+    return .other
+  }
+
+  /// The colon before a port in `text[start..<end]` (not inside an IPv6 `[...]` literal).
+  private static func portColon(_ text: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Int? {
+    var index = end
+    while index > start {
+      index -= 1
+      if text[index] == UInt8(ascii: "]") { return nil }
+      if text[index] == UInt8(ascii: ":") { return index }
+    }
+    return nil
+  }
+}
