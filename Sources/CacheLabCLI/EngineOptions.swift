@@ -40,11 +40,15 @@ struct EngineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Disk backend: simulated (default) or file:DIR (real files; one subfolder per engine).", valueName: "backend"))
+      "Disk backend: simulated (default) or file:DIR (real files; one subfolder per engine, named from its configuration).",
+      valueName: "backend"))
   var diskBackend: String?
 
   @Flag(help: "Custom engine: a memory hit also renews the disk copy's access date (PINCache).")
   var memoryHitTouchesDisk = false
+
+  @Flag(help: "With --disk-backend file:DIR, empty each engine's store before the run instead of reusing it.")
+  var fresh = false
 
   /// Whether any engine option was given.
   var requested: Bool { preset != nil || memory != nil || disk != nil }
@@ -84,10 +88,9 @@ struct EngineOptions: ParsableArguments {
           replacement.blockSize = configuration.disk?.blockSize ?? 0
           configuration.disk = replacement
         }
-        configuration.diskBackend = Self.backend(backend, for: spec.preset.name)
         result.append(LabeledEngine(label: "preset:\(spec)", configuration: configuration))
       }
-      return result
+      return try withStores(result, backend)
     }
     let model = try expiry.map { try ExpiryModel(parsing: $0) } ?? .none
     var memoryTier = memoryOverride
@@ -105,8 +108,39 @@ struct EngineOptions: ParsableArguments {
     }
     let configuration = EngineConfiguration(
       name: "engine", memory: memoryTier, disk: diskTier, writePolicy: write, promotion: promotion,
-      memoryHitTouchesDisk: memoryHitTouchesDisk, diskBackend: Self.backend(backend, for: "engine"))
-    return [LabeledEngine(label: "engine", configuration: configuration)]
+      memoryHitTouchesDisk: memoryHitTouchesDisk)
+    return try withStores([LabeledEngine(label: "engine", configuration: configuration)], backend)
+  }
+
+  /// Gives each engine with a disk tier its own store folder under a file backend, named
+  /// from its label and a digest of its whole configuration.
+  private func withStores(_ engines: [LabeledEngine], _ backend: DiskBackendKind) throws -> [LabeledEngine] {
+    guard case .file(let root) = backend else {
+      guard !fresh else { throw ConfigurationError(.invalidValue, "--fresh needs --disk-backend file:DIR") }
+      return engines
+    }
+    var used: Set<String> = []
+    var result: [LabeledEngine] = []
+    for var engine in engines {
+      guard engine.configuration.disk != nil else {
+        result.append(engine)
+        continue
+      }
+      let label = engine.label.hasPrefix("preset:") ? String(engine.label.dropFirst(7)) : engine.label
+      let readable = String(
+        label.map { (c: Character) -> Character in c.isLetter || c.isNumber || "-=.".contains(c) ? c : "_" })
+      let digest = String(KeyHash.hash(engine.configuration.summary) >> 32, radix: 16)
+      var directory = root + "/" + readable + "-" + digest
+      var copy = 2
+      while used.contains(directory) {
+        directory = root + "/" + readable + "-" + digest + "-\(copy)"
+        copy += 1
+      }
+      used.insert(directory)
+      engine.configuration.diskBackend = .file(directory: directory)
+      result.append(engine)
+    }
+    return result
   }
 
   private func parseBackend() throws -> DiskBackendKind {
@@ -118,8 +152,20 @@ struct EngineOptions: ParsableArguments {
     throw ConfigurationError(.invalidValue, "--disk-backend must be simulated or file:DIRECTORY")
   }
 
-  private static func backend(_ base: DiskBackendKind, for name: String) -> DiskBackendKind {
-    if case .file(let directory) = base { return .file(directory: directory + "/" + name) }
-    return base
+  /// Before replaying: empties each engine's file store with `--fresh`, otherwise says on
+  /// standard error which stores already hold objects (a reused store starts warm).
+  func prepareStores(_ engines: [LabeledEngine]) throws {
+    for engine in engines {
+      guard case .file(let directory) = engine.configuration.diskBackend else { continue }
+      if fresh {
+        try FileStoreContents.empty(directory)
+        continue
+      }
+      let found = FileStoreContents(directory: directory)
+      guard found.objects > 0 else { continue }
+      StandardError.write(
+        "cachelab: reusing the store in \(directory): \(found.objects) objects, \(ByteCount.format(found.bytes))"
+          + " (--fresh empties it first)\n")
+    }
   }
 }

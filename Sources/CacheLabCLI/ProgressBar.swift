@@ -53,10 +53,7 @@ final class ProgressBar: @unchecked Sendable {
     drawn = false
   }
 
-  private static func write(_ text: String) {
-    var bytes = Array(text.utf8)
-    _ = bytes.withUnsafeMutableBytes { systemWrite(STDERR_FILENO, $0.baseAddress, $0.count) }
-  }
+  private static func write(_ text: String) { StandardError.write(text) }
 
   static func clock(_ seconds: Double) -> String {
     let total = Int(seconds.rounded())
@@ -64,13 +61,4 @@ final class ProgressBar: @unchecked Sendable {
     let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
     return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
   }
-}
-
-/// The C library's `write(2)`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-  #else
-    return Darwin.write(fd, buffer, count)
-  #endif
 }

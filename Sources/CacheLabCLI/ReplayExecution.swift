@@ -17,6 +17,7 @@ enum ReplayExecution {
   /// (whose comparison uses `baseline`, as `compare --baseline` does).
   static func perform(_ options: ReplayOptions, baseline: String? = nil) throws -> [RunResult] {
     let configurations = try options.configurations()
+    if let first = configurations.first { try options.engine.prepareStores(first.engines) }
     let output = try options.output.map { path in try AtomicFileWriter(path: path) }
     let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
     if let directory = options.report { try makeDirectories(directory, purpose: "report directory") }

@@ -127,15 +127,9 @@ public final class CacheEngine {
     counters.requests += 1
     counters.requestBytes += request.size
     counters.bypassed += 1
-    var latency = roundTrip(current)
+    var latency: Int64 = 0
     defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
-    guard !current.originFailed else {
-      counters.originErrors += 1
-      return
-    }
-    counters.originFetches += 1
-    counters.originBytes += request.size + configuration.latency.headerBytes
-    latency += transfer(request.size + configuration.latency.headerBytes)
+    try fetch(request, current, now: request.time, latency: &latency, storing: false)
   }
 
   private func roundTrip(_ attributes: RequestAttributes) -> Int64 {
@@ -255,9 +249,9 @@ public final class CacheEngine {
   }
 
   /// A full request to the origin; stores the response if it succeeded.
-  private func fetch(_ request: Request, _ current: RequestAttributes, now: Int64, latency: inout Int64)
-    throws(FileError)
-  {
+  private func fetch(
+    _ request: Request, _ current: RequestAttributes, now: Int64, latency: inout Int64, storing: Bool = true
+  ) throws(FileError) {
     let roundTrip = roundTrip(current)
     latency += roundTrip
     guard !current.originFailed else {
@@ -267,7 +261,7 @@ public final class CacheEngine {
     counters.originFetches += 1
     counters.originBytes += request.size + configuration.latency.headerBytes
     latency += transfer(request.size + configuration.latency.headerBytes)
-    try store(request, current, now: now, roundTrip: roundTrip)
+    if storing { try store(request, current, now: now, roundTrip: roundTrip) }
   }
 
   /// Revalidates a stored object: a conditional request (304 or 200) when it has validators,

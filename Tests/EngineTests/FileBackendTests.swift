@@ -98,7 +98,8 @@ import Testing
       Thread.sleep(forTimeInterval: 0.4 + 0.25 * Double(attempt))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      let store = directory.appendingPathComponent("engine")
+      let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      let store = directory.appendingPathComponent(folders.first { $0.hasPrefix("engine-") } ?? "engine-missing")
       let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
       if names.contains(where: { $0.hasPrefix(".tmp-") }) { sawLeftover = true }
       let restarted = try EngineDriver(

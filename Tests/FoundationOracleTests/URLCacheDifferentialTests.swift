@@ -63,9 +63,9 @@ struct URLCacheDifferentialTests {
       for _ in 0..<random.int(diskEvicts ? 6...10 : 15...60) {
         let resource = random.skewed(resources)
         let roll = random.generator.nextUnit()
-        if roll < 0.75 {
+        if roll < 0.84 {
           steps.append(.get(resource))
-        } else if roll < 0.92 || diskEvicts {
+        } else if roll < 0.95 || diskEvicts {
           if random.chance(0.5) { current[resource] = random.int(0...4000) }
           steps.append(.put(resource, size: current[resource]))
         } else {
@@ -83,17 +83,21 @@ struct URLCacheDifferentialTests {
   @Test func presetAgreesWithFoundationRequestByRequest() throws {
     let scratch = try Scratch()
     var compared = 0
+    var planned = 0
     var trapped = 0
     for seed in 1...UInt64(Self.workloads) {
-      let outcome = try compare(Workload(seed: seed), in: scratch)
+      let workload = Workload(seed: seed)
+      let outcome = try compare(workload, in: scratch)
       compared += outcome.steps
+      planned += workload.steps.count
       if outcome.stoppedBeforeTrap { trapped += 1 }
     }
     print(
-      "URLCache: \(Self.workloads) workloads, \(compared) steps compared, \(trapped) stopped before Foundation's trap")
-    #expect(compared > Self.workloads * 10)
-    // A few workloads reach Foundation's force-unwrap trap; most must run to the end.
-    #expect(trapped < Self.workloads / 4)
+      "URLCache: \(Self.workloads) workloads, \(compared) of \(planned) steps compared,"
+        + " \(trapped) stopped where Foundation would trap")
+    // Some workloads reach Foundation's force-unwrap trap (a re-stored key's second queue
+    // slot); most steps must still be compared.
+    #expect(compared * 10 >= planned * 8)
   }
 
   /// Disk trimming in timestamp order: stores a second apart, so Foundation's file names

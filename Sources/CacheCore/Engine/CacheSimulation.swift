@@ -75,19 +75,19 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func resetCounters() { _counters = MissCounters() }
 
   public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
-    victims.removeAll(keepingCapacity: true)
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    let outcome = policy.handle(request, victims: &sink)
-    swap(&sink.victims, &victims)
-    return outcome
+    collecting(&victims) { policy.handle(request, victims: &$0) }
   }
 
   public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
+    collecting(&victims) { policy.store(request, victims: &$0) }
+  }
+
+  /// Runs `body` with a sink that fills `victims` (emptied first, its storage reused).
+  private func collecting(_ victims: inout [Victim], _ body: (inout ArrayVictimSink) -> Outcome) -> Outcome {
     victims.removeAll(keepingCapacity: true)
     var sink = ArrayVictimSink([])
     swap(&sink.victims, &victims)
-    let outcome = policy.store(request, victims: &sink)
+    let outcome = body(&sink)
     swap(&sink.victims, &victims)
     return outcome
   }
@@ -97,11 +97,10 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
 
   public func evict(victims: inout [Victim]) {
-    victims.removeAll(keepingCapacity: true)
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    if policy.objectCount > 0 { policy.evict(into: &sink) }
-    swap(&sink.victims, &victims)
+    _ = collecting(&victims) { sink in
+      if policy.objectCount > 0 { policy.evict(into: &sink) }
+      return .rejected
+    }
   }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 

@@ -16,11 +16,11 @@ extension EnginePreset {
       ParameterSpec("url-cache-disk", default: "150MiB", .byteCount, help: "NSURLCache disk capacity"),
     ],
     modelled: [
-      "only 2xx responses are decoded and cached (AFURLResponseSerialization.m acceptableStatusCodes 200–299)",
+      "only 2xx responses are decoded and cached (AFURLResponseSerialization.m L99, L132; AFImageDownloader.m L268–270)",
       "image cache: when over capacity, purge by last access date (reads update it) down to purge-to"
         + " (AFAutoPurgingImageCache.m), emptied on memory warning",
       "image-cache hits need no freshness check; misses go through NSURLCache with RFC 9111 rules",
-      "NSURLCache of 20 MiB memory and 150 MiB disk (AFImageDownloader.m defaultURLCache): hits in its memory"
+      "NSURLCache of 20 MiB memory and 150 MiB disk (AFImageDownloader.m L123–125): hits in its memory"
         + " part cost no disk read",
       "NSURLCache stores responses up to 5 % of its disk (Apple's documentation)",
     ],

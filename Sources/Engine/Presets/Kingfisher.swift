@@ -14,7 +14,7 @@ extension EnginePreset {
       ParameterSpec("disk-ttl", default: "7d", .duration, help: "disk expiration (sliding on disk reads)"),
     ],
     modelled: [
-      "responses with status 200..<400 are stored (ImageDownloaderDelegate.swift / SessionDelegate validStatusCode)",
+      "responses with status 200..<400 are stored (ImageDownloaderDelegate.swift L121–122, SessionDelegate.swift L140)",
       "memory: cost limit, expiry 300 s sliding on every hit, a 120 s timer removes expired objects"
         + " (MemoryStorage.swift)",
       "disk: expiry 7 d sliding on disk reads (DiskStorage.swift)",

@@ -12,7 +12,7 @@ extension EnginePreset {
       "header bugs: any Cache-Control makes a response fresh forever (maxAge always 0,"
         + " NSHTTPURLResponse+MKNKAdditions.m); validators without Expires: images fresh forever, others revalidate"
         + " on every request (MKNetworkHost.m startRequest:)",
-      "a 304 stores its empty body and headers as the response (MKNetworkHost.m completion handler)",
+      "a 304 stores its empty body and headers as the response (MKNetworkHost.m L287–311)",
       "disk hits promoted untracked: outside the count, kept until the next flush (MKCache.m objectForKeyedSubscript:)",
     ],
     notModelled: mknetworkkitNotModelled
@@ -45,8 +45,8 @@ extension EnginePreset {
 
   static let mknetworkkitRules = [
     "HTTPS requests and requests with credentials bypass the cache (no lookup, no store) unless always-cache"
-      + " (MKNetworkRequest.m cacheable)",
-    "responses are stored only without error: status below 400 (MKNetworkHost.m completion handler)",
+      + " (MKNetworkRequest.m cacheable, L256–266)",
+    "responses are stored only without error: status below 400, 3xx and 304 included (MKNetworkHost.m L283–311)",
     "memory: a count limit, recency on writes only; the least recently written object spills to an unbounded"
       + " disk (MKCache.m setObject:forKeyedSubscript:)",
     "memory warning, background, terminate and resign-active flush memory to disk (MKCache.m flush)",

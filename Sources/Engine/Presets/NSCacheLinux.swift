@@ -11,12 +11,12 @@ extension EnginePreset {
       ParameterSpec("count-limit", default: "0", .integer(0...Int64(Int32.max)), help: "countLimit (0: none)"),
     ],
     modelled: [
-      "entries ordered by cost, cheapest first; a new entry goes before entries of equal cost (NSCache.swift insert)",
+      "entries ordered by cost, cheapest first; a new entry goes before entries of equal cost (NSCache.swift insert L102–134)",
       "a store inserts first, then removes the cheapest while over the cost limit, then while over the count limit:"
         + " the new object itself, or everything cheaper than an oversize object, can go at once"
-        + " (NSCache.swift setObject(_:forKey:cost:))",
-      "a re-store at the same cost keeps the entry's place; at another cost it is placed again as new",
-      "object(forKey:) has no side effects: reads change nothing",
+        + " (NSCache.swift setObject(_:forKey:cost:) L164–192)",
+      "a re-store at the same cost keeps the entry's place; at another cost it is placed again as new (L144–153)",
+      "object(forKey:) has no side effects: reads change nothing (L72–84)",
       "an app stores what it fetched successfully (status 2xx)",
     ],
     notModelled: [

@@ -14,7 +14,7 @@ extension EnginePreset {
       ParameterSpec("sweep-interval", default: "1800s", .duration, help: "minimum time between launch sweeps"),
     ],
     modelled: [
-      "only 2xx responses are stored (DataLoader.swift validate: 200..<300)",
+      "only 2xx responses are stored (DataLoader.swift L74 validate: 200..<300)",
       "memory: CLOCK by cost (13.1+), entries of at least 10 % of the limit not admitted (Cache.swift)",
       "memory warning empties memory; background trims it to 10 % (Cache.swift)",
       "DataCache: allocated bytes, swept at launch (at most every 30 min) oldest by access to 70 % of the limit"

@@ -12,10 +12,10 @@ extension EnginePreset {
       ParameterSpec("disk", default: "50MiB", .byteCount, help: "disk byteLimit (allocated bytes)"),
     ],
     modelled: [
-      "memory: LRU by access date with the caller's cost, emptied on memory warning and background (PINMemoryCache.m)",
+      "memory: LRU by access date with the caller's cost, emptied on memory warning and background (PINMemoryCache.m L105–106)",
       "disk: LRU by access date in allocated bytes, trimmed to the byte limit on every write (PINDiskCache.m)",
       "a memory hit also updates the disk copy's access date (PINCache.m objectForKey:)",
-      "a disk hit is promoted into memory at cost 0 (PINCache.m objectForKey: calls setObject:forKey:)",
+      "a disk hit is promoted into memory at cost 0 (PINCache.m L307 setObject:forKey:, PINMemoryCache.m L487 withCost:0)",
       "an app stores what it fetched successfully (status 2xx)",
     ],
     notModelled: [

@@ -19,13 +19,16 @@ extension EnginePreset {
         help: "date aged by (access since 5.20; change: attribute change date)"),
     ],
     modelled: [
-      "only 2xx responses are images to cache (SDWebImageDownloaderConfig.m acceptableStatusCodes 200..<300)",
-      "memory: an NSCache (SDMemoryCache.m) emptied on memory warning and, as Darwin's NSCache does, on background",
+      "only 2xx responses are images to cache (SDWebImageDownloaderConfig.m L29 acceptableStatusCodes 200..<300; the header comment says [200,400), the code wins)",
+      "memory: an NSCache (SDMemoryCache.m) emptied on memory warning (L65–77) and, as Darwin's NSCache does, on background"
+        + " (SDImageCacheConfig.h L59; SDWebImage itself only sweeps the disk then, SDImageCache.m L814–831)",
       "memory hits do not touch the disk; disk hits are promoted to memory with their cost (SDImageCache.m)",
       "disk reads set the access date (SDDiskCache.m dataForKey:, since 5.20)",
       "background and terminate: delete files whose expire-by date ≤ now − max-age (never when maxDiskAge < 0),"
-        + " then if over max-disk delete oldest first until strictly below half (SDDiskCache.m removeExpiredData)",
+        + " then if over max-disk delete oldest first until strictly below half (SDDiskCache.m removeExpiredData L170–225)",
       "sizes for the disk limit in allocated 4 KiB blocks (NSURLTotalFileAllocatedSizeKey)",
+      "expire-by: access, modification, creation or change date (SDImageCacheConfig.h L13–30, SDDiskCache.m L144–156);"
+        + " the change date also moves when a read sets the access date",
     ],
     notModelled: [
       "Darwin NSCache's eviction order under a cost limit (closed source; modelled as oldest stored first)",

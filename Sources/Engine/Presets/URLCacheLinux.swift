@@ -16,20 +16,20 @@ extension EnginePreset {
     ],
     modelled: [
       "key: lowercased host + port + path; scheme, query and fragment ignored; hostless URLs not cached"
-        + " (URLCache.swift identifier(for:))",
+        + " (URLCache.swift identifier(for:) L353–370)",
       "cost: the serialized size (trace `cost`, else body + overhead) when a disk tier exists, else the body"
-        + " (CacheEntry.cost)",
+        + " (CacheEntry.init L250)",
       "memory: stored only if cost < capacity, after trimming the oldest stores to capacity − cost while the old"
-        + " entry still counts; a re-store keeps the key's queue place (storeCachedResponse,"
-        + " evictFromMemoryCacheAssumingLockHeld)",
-      "disk: the same trim by file timestamp; a re-store gets a new timestamp (evictFromDiskCache)",
-      "lookups: memory, then disk; no promotion, reads change nothing (cachedResponse(for:))",
+        + " entry still counts; a re-store keeps the key's queue place; a refused store keeps the old entry"
+        + " (storeCachedResponse L486–534, evictFromMemoryCacheAssumingLockHeld L266–281)",
+      "disk: the same trim by file timestamp; a re-store gets a new timestamp (evictFromDiskCache L283–300)",
+      "lookups: memory, then disk; no promotion, reads change nothing (cachedResponse(for:) L461–477)",
       "canCache: no Authorization/WWW-Authenticate/Proxy-Authenticate, no Vary, no no-cache/no-store,"
         + " statuses 200 203 204 206 300 301 404 405 410 414 501, max-age counted from min(Date, store time),"
         + " Expires ignored under max-age or s-maxage, else a past or invalid Expires is expired"
-        + " (HTTPURLProtocol.swift canCache)",
+        + " (HTTPURLProtocol.swift canCache L119–247)",
       "a lookup that fails canCache removes the entry; no heuristic freshness, no revalidation"
-        + " (canRespondFromCache)",
+        + " (canRespondFromCache L256–265)",
     ],
     notModelled: [
       "URLSession on Linux never stores responses itself at this commit (cacheStoragePolicy .notAllowed):"
@@ -37,7 +37,8 @@ extension EnginePreset {
       "disk files written in the same second are trimmed in directory order; the preset trims them in store order",
       "Foundation traps (force unwrap) when a trim reaches a second queue slot of an entry already evicted;"
         + " the preset skips the slot",
-      "HEAD requests, Pragma, the 500 × userInfo cost of memory-only entries",
+      "HEAD requests, Pragma (never honoured on Linux either), the 500 × userInfo cost of memory-only entries",
+      "paths whose base64 identifier contains '/' (non-ASCII or %3F) are never written to disk on Linux",
     ]
   ) { parameters in
     let memory = parameters.bytes("memory")

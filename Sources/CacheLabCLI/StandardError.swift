@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Messages for the person at the terminal (progress, notices): written unbuffered to
+/// standard error, never to the output a command produces.
+enum StandardError {
+  /// Writes `text` as is (add the newline yourself).
+  static func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { buffer in
+      #if canImport(Glibc)
+        Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
+      #else
+        Darwin.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
+      #endif
+    }
+  }
+}

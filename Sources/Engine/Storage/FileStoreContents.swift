@@ -1,0 +1,61 @@
+import CacheCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a file-backend store directory already holds, and emptying it: only the store's own
+/// files (32-hex object files and `.tmp-` leftovers, in the directory and its class folders)
+/// are counted or deleted, never anything else a user put there.
+public struct FileStoreContents: Equatable, Sendable {
+  public var objects: Int = 0
+  public var bytes: Int64 = 0
+
+  /// Counts the store files under `directory` (zero when it does not exist).
+  public init(directory: String) {
+    Self.forEachStoreFile(directory) { path, isObject in
+      guard isObject else { return }
+      var info = stat()
+      if stat(path, &info) == 0 {
+        objects += 1
+        bytes += Int64(info.st_size)
+      }
+    }
+  }
+
+  /// Deletes every store file under `directory`; returns what was there.
+  @discardableResult
+  public static func empty(_ directory: String) throws(FileError) -> FileStoreContents {
+    let before = FileStoreContents(directory: directory)
+    var failure: FileError?
+    forEachStoreFile(directory) { path, _ in
+      if unlink(path) != 0, failure == nil {
+        failure = FileError(path: path, "cannot delete: \(systemErrorMessage(currentErrno))")
+      }
+    }
+    if let failure { throw failure }
+    return before
+  }
+
+  /// Calls `body` with each store file (path, whether it is an object rather than a leftover).
+  private static func forEachStoreFile(_ directory: String, _ body: (String, Bool) -> Void) {
+    for folder in [directory] + ContentClass.allCases.map({ directory + "/" + $0.name }) {
+      guard let handle = opendir(folder) else { continue }
+      var names: [String] = []
+      while let entry = readdir(handle) {
+        names.append(
+          withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+      }
+      closedir(handle)
+      for name in names {
+        if name.hasPrefix(".tmp-") {
+          body(folder + "/" + name, false)
+        } else if name.count == 32, name.allSatisfy(\.isHexDigit) {
+          body(folder + "/" + name, true)
+        }
+      }
+    }
+  }
+}
