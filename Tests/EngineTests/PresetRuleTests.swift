@@ -187,10 +187,10 @@ import Testing
   // URLCache.swift CacheEntry.cost: the serialized size when written to disk, else the body.
   @Test func urlcacheChargesTheSerializedSize() throws {
     let withDisk = try EngineDriver(preset: "urlcache-linux")
-    try withDisk.get(1, at: 0, size: 1000)
-    #expect(withDisk.engine.memoryOccupied == 2100 && withDisk.engine.diskOccupied == 2100)
-    try withDisk.get(2, at: 1, size: 1000, cost: 2345)
-    #expect(withDisk.engine.memoryOccupied == 2100 + 2345, "a trace cost is the measured serialized size")
+    try withDisk.get(1, at: 0, size: 1000, url: "http://h/b")
+    #expect(withDisk.engine.memoryOccupied == 2100 && withDisk.engine.diskOccupied == 2100, "1000 + 10 + 1090")
+    try withDisk.get(2, at: 1, size: 1000, cost: 9999, storedSize: 2345)
+    #expect(withDisk.engine.memoryOccupied == 2100 + 2345, "stored_size is the archived size; cost is not used")
     let memoryOnly = try EngineDriver(preset: "urlcache-linux:disk=0")
     try memoryOnly.get(1, at: 0, size: 1000)
     #expect(memoryOnly.engine.memoryOccupied == 1000)

@@ -128,11 +128,11 @@ import Testing
   }
 
   @Test func urlcacheLinuxFollowsCanCacheWithoutRevalidation() throws {
-    let cache = try EngineDriver(preset: "urlcache-linux:memory=3100,disk=1MiB,overhead=1000")
-    // Stored in memory only if cost (body + 1000 serialized bytes here) < capacity (strictly).
-    try cache.get(1, at: 0, size: 2100)
+    let cache = try EngineDriver(preset: "urlcache-linux:memory=3100,disk=1MiB")
+    // Stored in memory only if cost (body + 1090 archived bytes for a non-URL key) < capacity (strictly).
+    try cache.get(1, at: 0, size: 2010)
     #expect(cache.engine.memoryObjects == 0 && cache.engine.diskObjects == 1)
-    #expect(try cache.get(1, at: 1, size: 1000) == .diskHit)
+    #expect(try cache.get(1, at: 1, size: 2010) == .diskHit)
     #expect(cache.engine.memoryObjects == 0, "no promotion")
     // max-age counts from min(Date, store time); no-store and no-cache are never stored.
     try cache.get(2, at: 100, size: 10, cacheControl: "max-age=60", date: 50)

@@ -36,10 +36,11 @@ struct WorkloadRandom {
 /// Feeds one row to an engine and says whether it was a hit.
 func engineRow(
   _ engine: CacheEngine, key: UInt64, size: Int64, cost: Int64, operation: Request.Operation, time: Int64,
-  url: String? = nil
+  url: String? = nil, storedSize: Int64 = -1
 ) throws -> Bool {
   var attributes = RequestAttributes()
   attributes.cost = cost
+  attributes.storedSize = storedSize
   if let url { attributes.url = URLKey(parsing: url) }
   let before = engine.stats.hits
   try engine.process(Request(time: time, key: key, size: size, operation: operation), attributes)

@@ -100,6 +100,22 @@ struct URLCacheDifferentialTests {
     #expect(compared * 10 >= planned * 8)
   }
 
+  /// Without a `stored_size`, the preset's estimate of the archived size is within 4 bytes of
+  /// what the real URLCache charges (header-less responses, short and long URLs, small and
+  /// large bodies).
+  @Test func archivedSizeEstimateIsWithinFourBytes() throws {
+    let scratch = try Scratch()
+    for url in ["http://h/b", "https://cdn.example.com/img/1234.jpg", "http://Img.Example.com:8080/a/b/c.png?v=12#x"] {
+      for body in [0, 1, 999, 20_000, 64_000, 65_000, 300_000] {
+        let engine = try CacheEngine(try PresetSpec(parsing: "urlcache-linux:memory=1GiB,disk=1GiB").configuration)
+        _ = try engineRow(engine, key: 1, size: Int64(body), cost: -1, operation: .get, time: 1, url: url)
+        let real = Int64(scratch.serializedSize(url, body))
+        #expect(
+          abs(engine.memoryOccupied - real) <= 4, "\(url) \(body): estimated \(engine.memoryOccupied), real \(real)")
+      }
+    }
+  }
+
   /// Disk trimming in timestamp order: stores a second apart, so Foundation's file names
   /// order them (slow: about a second per store).
   @Test func diskTrimsOldestStoreFirst() throws {
@@ -185,15 +201,16 @@ struct URLCacheDifferentialTests {
         if !realHit, !store(url, size[resource]) { return (index, true) }
         let presetHit = try engineRow(
           engine, key: KeyHash.hash(url), size: Int64(size[resource]),
-          cost: workload.disk > 0 ? Int64(cost(url, size[resource])) : -1, operation: .get, time: time, url: url)
+          cost: -1, operation: .get, time: time, url: url,
+          storedSize: workload.disk > 0 ? Int64(cost(url, size[resource])) : -1)
         try #require(
           presetHit == realHit, "\(workload) step \(index) get \(url): Foundation \(realHit), preset \(presetHit)")
       case .put(_, let body):
         size[resource] = body
         if !store(url, body) { return (index, true) }
         _ = try engineRow(
-          engine, key: KeyHash.hash(url), size: Int64(body), cost: workload.disk > 0 ? Int64(cost(url, body)) : -1,
-          operation: .put, time: time, url: url)
+          engine, key: KeyHash.hash(url), size: Int64(body), cost: -1, operation: .put, time: time, url: url,
+          storedSize: workload.disk > 0 ? Int64(cost(url, body)) : -1)
       case .remove:
         real.removeCachedResponse(for: request)
         _ = shadow.remove(URLKey(parsing: url).resource)

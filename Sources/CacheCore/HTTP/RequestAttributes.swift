@@ -110,6 +110,9 @@ public struct RequestAttributes: Equatable, Sendable {
   public var event: LifecycleEvent = .none
   /// What the key says when it is a URL (scheme, credentials, host + port + path identity).
   public var url = URLKey()
+  /// Bytes the response takes when archived by the library (Linux `URLCache` charges it), or -1
+  /// to let the library estimate it.
+  public var storedSize: Int64 = -1
   /// The response carries a `Vary` header.
   public var vary = false
   /// The request carried `Authorization`, or the response asked for authentication

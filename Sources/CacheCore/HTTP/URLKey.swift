@@ -23,6 +23,8 @@ public struct URLKey: Equatable, Sendable {
   /// Hash of the lowercased host, the port (or -1 when absent) and the path, 0 when the key
   /// has no host: two URLs differing only in scheme, query or fragment share it.
   public var resource: UInt64 = 0
+  /// Bytes of the URL (0 when the key is not a URL).
+  public var length: Int32 = 0
 
   @inlinable public init() {}
 
@@ -31,6 +33,7 @@ public struct URLKey: Equatable, Sendable {
     self.init()
     guard let schemeEnd = Self.schemeEnd(text) else { return }
     scheme = Self.scheme(UnsafeRawBufferPointer(rebasing: text[..<schemeEnd]))
+    length = Int32(clamping: text.count)
     var start = schemeEnd + 3
     var end = start
     while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "?"),

@@ -10,14 +10,12 @@ extension EnginePreset {
     parameters: [
       ParameterSpec("memory", default: "4MiB", .byteCount, help: "memoryCapacity (0: disk only)"),
       ParameterSpec("disk", default: "20MiB", .byteCount, help: "diskCapacity (0: memory only)"),
-      ParameterSpec(
-        "overhead", default: "1100", .byteCount,
-        help: "serialized bytes beyond the body when the trace gives no cost (measured: 1097 B + URL and headers)"),
     ],
     modelled: [
       "key: lowercased host + port + path; scheme, query and fragment ignored; hostless URLs not cached"
         + " (URLCache.swift identifier(for:) L353–370)",
-      "cost: the serialized size (trace `cost`, else body + overhead) when a disk tier exists, else the body"
+      "cost: the archived size when a disk tier exists (the trace's `stored_size`, else body + URL + 1090 B,"
+        + " + 200 B past 64 KiB, measured on Swift 6.3.1 within 4 B without headers), else the body"
         + " (CacheEntry.init L250)",
       "memory: stored only if cost < capacity, after trimming the oldest stores to capacity − cost while the old"
         + " entry still counts; a re-store keeps the key's queue place; a refused store keeps the old entry"
@@ -35,6 +33,7 @@ extension EnginePreset {
       "URLSession on Linux never stores responses itself at this commit (cacheStoragePolicy .notAllowed):"
         + " the preset models an app that stores every response",
       "disk files written in the same second are trimmed in directory order; the preset trims them in store order",
+      "the archived size of response headers (about 5 B + name + value each) when the trace gives no stored_size",
       "Foundation traps (force unwrap) when a trim reaches a second queue slot of an entry already evicted;"
         + " the preset skips the slot",
       "HEAD requests, Pragma (never honoured on Linux either), the 500 × userInfo cost of memory-only entries",
@@ -52,14 +51,14 @@ extension EnginePreset {
         ? .preset("urlcache:restore=move", disk, unit: .cost, expiry: .urlcacheLinux, readsUpdateAccessDate: false)
         : nil,
       promotion: .none,
-      rules: URLCacheLinuxRules(serializedOverhead: disk > 0 ? parameters.bytes("overhead") : nil))
+      rules: URLCacheLinuxRules(archivesEntries: disk > 0))
   }
 }
 
 /// Keys, statuses and costs of swift-corelibs-foundation's URLCache (URLCache.swift).
 struct URLCacheLinuxRules: LibraryRules {
-  /// Bytes the serialized entry adds to the body; nil when nothing is written to disk.
-  var serializedOverhead: Int64?
+  /// Whether entries are archived for the disk (then an entry costs its archived size).
+  var archivesEntries: Bool
 
   func usesCache(_ attributes: RequestAttributes) -> Bool {
     attributes.url.scheme == .none || attributes.url.resource != 0
@@ -72,8 +71,16 @@ struct URLCacheLinuxRules: LibraryRules {
   func storesStatus(_ status: Int16) -> Bool { URLCacheLinuxExpiry.statuses.contains(status) }
 
   func cost(_ request: Request, _ attributes: RequestAttributes) -> Int64 {
-    guard let serializedOverhead else { return request.size }
-    return attributes.cost >= 0 ? attributes.cost : request.size + serializedOverhead
+    guard archivesEntries else { return request.size }
+    return attributes.storedSize >= 0
+      ? attributes.storedSize : Self.archivedSize(body: request.size, urlLength: Int64(attributes.url.length))
+  }
+
+  /// NSKeyedArchiver's binary property list of a header-less response: body + URL + 1090
+  /// bytes, 200 more once the archive passes 64 KiB (offsets grow to four bytes).
+  static func archivedSize(body: Int64, urlLength: Int64) -> Int64 {
+    let small = body + urlLength + 1090
+    return small >= 65_536 ? small + 200 : small
   }
 }
 

@@ -4,7 +4,7 @@ import CacheCore
 /// or event. `time` (seconds), `key` and `size` are required; every other column is
 /// optional, in any order (see Traces/README.md): `op`, `cost`, `ttl`, `class`, `version`,
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
-/// `event`, `vary`, `authorization` (a non-empty cell means the header was present). Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
+/// `event`, `vary`, `authorization` (a non-empty cell means the header was present), `stored_size`. Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
 /// `ctype`). Unknown columns are ignored; an empty cell means "absent".
 struct CacheLabParser: LineParser {
   enum Column: String, CaseIterable {
@@ -15,6 +15,7 @@ struct CacheLabParser: LineParser {
     case expires, date
     case lastModified = "last_modified"
     case age, etag, status, latency, event, vary, authorization
+    case storedSize = "stored_size"
 
     static let aliases: [String: Column] = [
       "t": .time, "ver": .version, "bytes": .size, "cc": .cacheControl, "ctype": .contentClass,
@@ -167,6 +168,10 @@ struct CacheLabParser: LineParser {
       guard (0...999).contains(status) else { throw LineError("status \(status) is not an HTTP status (or 0)") }
       row.status = Int16(status)
     case .latency: row.latency = try seconds(field, column)
+    case .storedSize:
+      let bytes = try integer(field, column)
+      guard bytes >= 0 else { throw LineError("stored_size must not be negative") }
+      row.storedSize = bytes
     case .vary: row.vary = true
     case .authorization: row.authorization = true
     case .event:
