@@ -38,12 +38,12 @@ struct URLCacheDifferentialTests {
       var random = WorkloadRandom(seed: seed)
       let resources = random.int(3...16)
       urls = (0..<resources).map { index in
-        let host = ["h", "Img.Example.com", "h"][index % 3]
-        let port = index % 4 == 3 ? ":8080" : ""
+        let host = ["h", "Img.Example.com", "h", "[::1]"][index % 4]
+        let port = index % 3 == 2 ? ":8080" : ""
         let path = "/p\(index)" + (index % 5 == 4 ? "/" : "")
         return [
           "http://\(host)\(port)\(path)", "https://\(host)\(port)\(path)?q=\(index)",
-          "http://\(host.lowercased())\(port)\(path)#f",
+          "http://\(host.lowercased())\(port)\(path)#f", "http://\(host)\(port)/%70\(index)//",
         ]
       }
       sizes = (0..<resources).map { _ in
@@ -71,7 +71,7 @@ struct URLCacheDifferentialTests {
         } else {
           steps.append(.remove(resource))
         }
-        spellings.append(random.int(0...2))
+        spellings.append(random.int(0...3))
       }
     }
 

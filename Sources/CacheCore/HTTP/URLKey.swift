@@ -20,8 +20,9 @@ public struct URLKey: Equatable, Sendable {
   public var scheme: Scheme = .none
   /// Whether the URL carries `user[:password]@` credentials.
   public var hasCredentials = false
-  /// Hash of the lowercased host, the port (or -1 when absent) and the path, 0 when the key
-  /// has no host: two URLs differing only in scheme, query or fragment share it.
+  /// Hash of the lowercased host, the port (or -1 when absent) and the path as Foundation's
+  /// `URL.path` reads it (percent-decoded, no trailing slash), 0 when the key has no host: two
+  /// URLs differing only in scheme, query, fragment or such spelling share it.
   public var resource: UInt64 = 0
   /// Bytes of the URL (0 when the key is not a URL).
   public var length: Int32 = 0
@@ -71,15 +72,56 @@ public struct URLKey: Equatable, Sendable {
       pathEnd += 1
     }
     var hash = KeyHash.Streaming()
-    for index in start..<hostEnd {
+    var hostStart = start
+    if text[hostStart] == UInt8(ascii: "["), text[hostEnd - 1] == UInt8(ascii: "]"), hostEnd - hostStart > 2 {
+      hostStart += 1
+      hostEnd -= 1
+    }
+    for index in hostStart..<hostEnd {
       let byte = text[index]
       hash.add(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
     }
     hash.add(UInt8(0))
     hash.addInteger(port)
     hash.add(UInt8(0))
-    for index in end..<pathEnd { hash.add(text[index]) }
+    Self.addPath(UnsafeRawBufferPointer(rebasing: text[end..<pathEnd]), to: &hash)
     resource = hash.value == 0 ? 1 : hash.value
+  }
+
+  /// Adds the path as Foundation's `URL.path` gives it: percent-decoded, trailing slashes
+  /// dropped (a path of only slashes is `/`).
+  private static func addPath(_ path: UnsafeRawBufferPointer, to hash: inout KeyHash.Streaming) {
+    var pendingSlashes = 0
+    var emitted = false
+    var index = 0
+    while index < path.count {
+      var byte = path[index]
+      index += 1
+      if byte == UInt8(ascii: "%"), index + 1 < path.count, let high = hexValue(path[index]),
+        let low = hexValue(path[index + 1])
+      {
+        byte = high << 4 | low
+        index += 2
+      }
+      if byte == UInt8(ascii: "/") {
+        pendingSlashes += 1
+        continue
+      }
+      for _ in 0..<pendingSlashes { hash.add(UInt8(ascii: "/")) }
+      pendingSlashes = 0
+      hash.add(byte)
+      emitted = true
+    }
+    if !emitted, pendingSlashes > 0 { hash.add(UInt8(ascii: "/")) }
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: return byte - 0x30
+    case 0x41...0x46: return byte - 0x41 + 10
+    case 0x61...0x66: return byte - 0x61 + 10
+    default: return nil
+    }
   }
 
   /// Parses the UTF-8 bytes of `string`.
