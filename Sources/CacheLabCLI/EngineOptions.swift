@@ -162,6 +162,11 @@ struct EngineOptions: ParsableArguments {
         continue
       }
       let found = FileStoreContents(directory: directory)
+      if found.irregular > 0 {
+        StandardError.write(
+          "cachelab: skipping \(found.irregular) entries in \(directory) that are not regular files"
+            + " (links, FIFOs, devices)\n")
+      }
       guard found.objects > 0 else { continue }
       StandardError.write(
         "cachelab: reusing the store in \(directory): \(found.objects) objects, \(ByteCount.format(found.bytes))"

@@ -44,7 +44,7 @@ struct GenHTTP: ParsableCommand {
     guard objects > 0, objects <= 1 << 28 else { throw ValidationError("--objects must be in 1...2^28") }
     guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be a non-negative number") }
     guard (0...1).contains(imageFraction) else { throw ValidationError("--image-fraction must be in 0...1") }
-    guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+    try GenLimits.checkSpan(requests: Int64(requests), rate: rate)
     guard (0...1).contains(failureRate) else { throw ValidationError("--failure-rate must be in 0...1") }
   }
 

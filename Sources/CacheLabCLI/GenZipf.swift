@@ -48,7 +48,7 @@ struct GenZipf: ParsableCommand {
     guard objects > 0, objects <= 1 << 31 else { throw ValidationError("--objects must be in 1...2^31") }
     guard requests > 0 else { throw ValidationError("--requests must be positive") }
     guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be a non-negative number") }
-    guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+    try GenLimits.checkSpan(requests: Int64(requests), rate: rate)
     _ = try CLIErrors.translating { try SizeDistribution(parsing: sizes) }
     _ = try outputFormat()
   }

@@ -23,6 +23,7 @@ struct ReplayOptions: ParsableArguments {
   var policies: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Comma-separated cache sizes: 512, 64KiB, 1.5GiB, fractions of the working set such as 0.1, or log:MIN:MAX:N for N log-spaced sizes.",
       valueName: "list"))
@@ -87,6 +88,10 @@ struct ReplayOptions: ParsableArguments {
 
   func validate() throws {
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
+    for (name, value) in [("--output", output), ("--report", report), ("--window-series", windowSeries)]
+    where value?.isEmpty == true {
+      throw ValidationError("\(name) must not be empty")
+    }
     if windowSeries != nil, window == nil {
       throw ValidationError("--window-series needs --window (e.g. --window 100000r or --window 1h)")
     }
@@ -124,11 +129,18 @@ struct ReplayOptions: ParsableArguments {
       throw ConfigurationError(.invalidValue, "--policies and --sizes go together")
     }
     let engines = try engine.engines()
+    let parsedPolicies = try policies.map { try PolicySpec.parseList($0) } ?? []
+    for labels in [parsedPolicies.map(\.description), engines.map(\.label)] {
+      var seen: Set<String> = []
+      for label in labels where !seen.insert(label).inserted {
+        throw ConfigurationError(.invalidValue, "'\(label)' is given twice; list each policy or preset once")
+      }
+    }
     guard policies != nil || !engines.isEmpty else {
       throw ConfigurationError(.invalidValue, "give --policies with --sizes, or --preset, or --memory/--disk tiers")
     }
     return RunConfiguration(
-      tracePath: trace, trace: traceSpec, policies: try policies.map { try PolicySpec.parseList($0) } ?? [],
+      tracePath: trace, trace: traceSpec, policies: parsedPolicies,
       capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
       ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },

@@ -245,6 +245,12 @@ public struct Replayer: Sendable {
     var result: [Int64] = []
     for spec in configuration.capacities {
       let capacity = spec.resolve(workingSet: summary?.workingSet(objectMode: configuration.ignoreSize))
+      if capacity < 1, let summary, summary.requests == 0 {
+        throw .trace(
+          TraceError(
+            .unsupported, path: configuration.tracePath,
+            "holds no requests, so \(spec) of its working set is no cache size (give absolute sizes such as 64MiB)"))
+      }
       guard capacity >= 1 else {
         throw .configuration(
           ConfigurationError(

@@ -18,13 +18,9 @@ public enum WarmupSpec: Sendable, Equatable, CustomStringConvertible {
   /// - Throws: ``ConfigurationError`` for anything else.
   public init(parsing text: String) throws(ConfigurationError) {
     let trimmed = text.filter { $0 != " " }.lowercased()
-    let units: [(String, Double)] = [("ms", 1e3), ("s", 1e6), ("m", 60e6), ("h", 3600e6), ("d", 86400e6)]
-    for (suffix, micros) in units where trimmed.hasSuffix(suffix) {
-      let number = trimmed.dropLast(suffix.count)
-      if let value = Double(number), value >= 0, value.isFinite, !number.isEmpty {
-        self = value == 0 ? .none : .traceTime(Int64(value * micros))
-        return
-      }
+    if trimmed.last?.isLetter == true, let micros = Duration.microseconds(trimmed) {
+      self = micros == 0 ? .none : .traceTime(micros)
+      return
     }
     if let fraction = Double(trimmed), fraction >= 0, fraction < 1 {
       self = fraction == 0 ? .none : .fraction(fraction)
@@ -32,7 +28,8 @@ public enum WarmupSpec: Sendable, Equatable, CustomStringConvertible {
     }
     throw ConfigurationError(
       .invalidValue,
-      "warm-up '\(text)' must be a fraction of the requests in [0, 1) (e.g. 0.2) or trace time (e.g. 3600s, 30m, 2h)")
+      "warm-up '\(text)' must be a fraction of the requests in [0, 1) (e.g. 0.2) or trace time (e.g. 3600s, 30m, 2h; at most \(Duration.maximumDescription))"
+    )
   }
 
   /// Whether resolving needs the total number of requests.

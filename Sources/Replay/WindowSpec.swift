@@ -24,7 +24,9 @@ public enum WindowSpec: Sendable, Equatable, CustomStringConvertible {
       return
     }
     throw ConfigurationError(
-      .invalidValue, "window '\(text)' must be a request count (e.g. 100000r) or trace time (e.g. 1h, 30m, 600s)")
+      .invalidValue,
+      "window '\(text)' must be a request count (e.g. 100000r) or trace time (e.g. 1h, 30m, 600s; at most \(Duration.maximumDescription))"
+    )
   }
 
   public var description: String {

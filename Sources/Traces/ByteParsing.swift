@@ -43,14 +43,15 @@ enum ByteParsing {
   /// A non-negative time in `unit` (integer or decimal, e.g. `12.25`) as microseconds.
   static func microseconds(_ field: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
     if let whole = unsigned(field) {
-      return unit.microseconds(whole)
+      guard let micros = unit.microseconds(whole), micros < Request.timeLimit else { return nil }
+      return micros
     }
     // Decimal or exponent form: rare, so parse through Double.
     guard !field.isEmpty, field.count < 64,
       let value = Double(String(decoding: field, as: UTF8.self)), value.isFinite, value >= 0
     else { return nil }
     let micros = (value * unit.microsecondsPerUnit).rounded(.down)
-    return micros < 9.2e18 ? Int64(micros) : nil
+    return micros < Double(Request.timeLimit) ? Int64(micros) : nil
   }
 }
 

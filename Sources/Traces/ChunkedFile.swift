@@ -30,7 +30,19 @@ final class ChunkedFile {
 
   init(path: String, bufferSize: Int = 1 << 20) throws(TraceError) {
     self.path = path
-    let fd = open(path, O_RDONLY)
+    // Only regular files: a named FIFO would block in open(2), a device (/dev/zero) never ends.
+    var before = stat()
+    if stat(path, &before) == 0, before.st_mode & S_IFMT != S_IFREG, before.st_mode & S_IFMT != S_IFDIR {
+      let kind: String
+      switch before.st_mode & S_IFMT {
+      case S_IFIFO: kind = "a FIFO or pipe"
+      case S_IFCHR, S_IFBLK: kind = "a device"
+      default: kind = "not a regular file"
+      }
+      throw TraceError(
+        .cannotOpen, path: path, "is \(kind); CacheLab reads traces from regular files (save the data to a file first)")
+    }
+    let fd = open(path, O_RDONLY | O_NONBLOCK)
     guard fd >= 0 else {
       throw TraceError(.cannotOpen, path: path, "cannot open: \(systemErrorMessage(currentErrno))")
     }

@@ -41,6 +41,7 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
   private let file: ChunkedFile
   private var layout: Layout
   private(set) var requestsRead: Int64 = 0
+  private var budget = ByteBudget()
 
   init(path: String, layout: Layout) throws(TraceError) {
     file = try ChunkedFile(path: path)
@@ -75,6 +76,11 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
         let count = min(file.available / size, requests.count - filled)
         let (decoded, problem) = layout.decode(
           file.cursor, count: count, firstIndex: requestsRead + 1, into: requests.baseAddress! + filled)
+        for index in filled..<(filled + decoded) {
+          if let problem = budget.add(requests[index].size) {
+            throw TraceError(.malformedRecord, path: path, record: requestsRead + Int64(index - filled) + 1, problem)
+          }
+        }
         requestsRead += Int64(decoded)
         filled += decoded
         file.start += decoded * size

@@ -101,6 +101,7 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
   private let lines: LineReader
   private var parser: Parser
   private(set) var requestsRead: Int64 = 0
+  private var budget = ByteBudget()
 
   init(path: String, parser: Parser) throws(TraceError) {
     lines = try LineReader(path: path)
@@ -150,6 +151,9 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
           throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, error.message)
         }
         guard repeats > 0 else { continue }
+        if let problem = budget.add(request.size, count: Int64(repeats)) {
+          throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, problem)
+        }
         let left = emit(request, attribute, repeats)
         if left > 0 { pending = (request, attribute, left) }
       }

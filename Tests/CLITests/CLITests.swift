@@ -155,11 +155,12 @@ enum CLI {
   }
 
   @Test func anUnwritableReportFailsBeforeReplaying() throws {
+    let blocker = Paths.temporaryFile("blocker", text: "")
     let outcome = try CLI.run([
-      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10", "--output", "/nonexistent/r.csv",
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10", "--output", blocker + "/sub/r.csv",
     ])
     #expect(outcome.status == 1)
-    #expect(outcome.stderr.contains("/nonexistent/r.csv: cannot create a file here"))
+    #expect(outcome.stderr.contains("cannot create the output folder"))
     #expect(!outcome.stdout.contains("hit ratio"))
   }
 

@@ -33,12 +33,21 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.csv"])
   }
 
-  @Test func aMissingDirectoryIsAClearError() {
+  @Test func aFolderThatCannotBeCreatedIsAClearError() throws {
+    // A regular file where a parent folder should be: not creatable, even by root.
+    let blocker = Paths.temporaryFile("blocker", text: "")
     #expect {
-      _ = try AtomicFileWriter(path: "/nonexistent-dir-cachelab/report.csv")
+      _ = try AtomicFileWriter(path: blocker + "/sub/report.csv")
     } throws: { error in
-      (error as? FileError)?.description.contains("/nonexistent-dir-cachelab/report.csv: cannot create a file here")
-        ?? false
+      (error as? FileError)?.description.contains("cannot create the output folder") ?? false
     }
+  }
+
+  @Test func missingParentFoldersAreCreated() throws {
+    let folder = Paths.temporaryDirectory("parents").appendingPathComponent("a/b").path
+    let writer = try AtomicFileWriter(path: folder + "/report.csv")
+    try writer.write("x")
+    try writer.commit()
+    #expect(FileManager.default.fileExists(atPath: folder + "/report.csv"))
   }
 }

@@ -36,19 +36,40 @@ public final class AtomicFileWriter {
   private var buffered = 0
   private var finished = false
 
-  /// Creates the temporary file next to `path`.
+  /// Creates the temporary file next to `path`, creating missing parent folders.
   ///
-  /// - Throws: ``FileError`` if the directory is missing or not writable.
+  /// The target must be a regular file or absent (a symbolic link, device or folder is
+  /// refused rather than replaced); a replaced file keeps its permission bits. The temporary
+  /// file is `path.tmp-<pid>-<random>`, opened with `O_EXCL | O_NOFOLLOW`; leftovers of killed
+  /// runs (their process gone) are deleted first.
+  ///
+  /// - Throws: ``FileError`` if the path is empty or refused, or the folder is not writable.
   public init(path: String) throws(FileError) {
     self.path = path
-    var suffix = UInt64(UInt32(truncatingIfNeeded: getpid()))
+    guard !path.isEmpty else { throw FileError(path: "''", "an output path must not be empty") }
+    var mode: mode_t = 0o644
+    var info = stat()
+    if lstat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        let kind = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+        throw FileError(path: path, "is \(kind); CacheLab replaces only regular files")
+      }
+      mode = info.st_mode & 0o7777
+    }
+    let slash = path.lastIndex(of: "/")
+    if let slash, slash != path.startIndex {
+      try makeDirectories(String(path[..<slash]), purpose: "output folder")
+    }
+    Self.removeLeftovers(of: path)
+    var generator = SystemRandomNumberGenerator()
     var attempt = 0
     while true {
-      let candidate = "\(path).tmp-\(String(suffix, radix: 36))"
-      let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      let candidate = "\(path).tmp-\(getpid())-\(String(generator.next() >> 1, radix: 36))"
+      let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
       if fd >= 0 {
         temporaryPath = candidate
         descriptor = fd
+        _ = fchmod(fd, mode)
         break
       }
       let code = currentErrno
@@ -56,9 +77,24 @@ public final class AtomicFileWriter {
       guard code == EEXIST, attempt < 100 else {
         throw FileError(path: path, "cannot create a file here: \(systemErrorMessage(code))")
       }
-      suffix = suffix &* 31 &+ UInt64(attempt)
     }
     buffer = .allocate(byteCount: 1 << 20, alignment: 16)
+  }
+
+  /// Deletes `path.tmp-<pid>-*` files whose process no longer runs (a killed earlier run).
+  private static func removeLeftovers(of path: String) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let prefix = String(slash.map { path[path.index(after: $0)...] } ?? Substring(path)) + ".tmp-"
+    guard let handle = opendir(folder) else { return }
+    defer { closedir(handle) }
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard name.hasPrefix(prefix) else { continue }
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+      if kill(pid, 0) != 0 && currentErrno == ESRCH { unlink(folder + "/" + name) }
+    }
   }
 
   deinit {

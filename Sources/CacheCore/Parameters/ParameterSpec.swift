@@ -51,8 +51,9 @@ public struct ParameterSpec: Sendable, Equatable {
     case .choice(let words): return "one of " + words.joined(separator: ", ")
     case .text: return "text"
     case .byteCount: return "a byte count such as 64MiB"
-    case .duration: return "a duration such as 300s, 30m or 7d"
-    case .durationOrNever: return "a duration such as 300s, 30m or 7d, or never"
+    case .duration: return "a duration such as 300s, 30m or 7d (at most \(Duration.maximumDescription))"
+    case .durationOrNever:
+      return "a duration such as 300s, 30m or 7d (at most \(Duration.maximumDescription)), or never"
     }
   }
 
@@ -88,17 +89,26 @@ public struct ParameterSpec: Sendable, Equatable {
 
 /// Parsing of trace-time durations: `500ms`, `300s`, `30m`, `2h`, `7d` (and plain seconds).
 public enum Duration {
-  /// The duration in microseconds, or nil.
+  /// The longest duration accepted, 2^61 µs (about 73,000 years): a trace time (below 2^62 µs)
+  /// plus a duration never overflows.
+  public static let maximum: Int64 = 1 << 61
+  public static let maximumDescription = "2^61 µs (about 73,000 years)"
+
+  /// The duration in microseconds, or nil (also above ``maximum``).
   public static func microseconds(_ text: String) -> Int64? {
     let lowered = text.lowercased().filter { $0 != " " }
     let units: [(String, Double)] = [("ms", 1e3), ("us", 1), ("s", 1e6), ("m", 60e6), ("h", 3600e6), ("d", 86400e6)]
     for (suffix, scale) in units where lowered.hasSuffix(suffix) {
       let number = lowered.dropLast(suffix.count)
       guard let value = Double(number), value >= 0, value.isFinite, !number.isEmpty else { return nil }
-      return Int64(value * scale)
+      return bounded(value * scale)
     }
-    if let seconds = Double(lowered), seconds >= 0, seconds.isFinite { return Int64(seconds * 1e6) }
+    if let seconds = Double(lowered), seconds >= 0, seconds.isFinite { return bounded(seconds * 1e6) }
     return nil
+  }
+
+  private static func bounded(_ micros: Double) -> Int64? {
+    micros <= Double(maximum) ? Int64(micros) : nil
   }
 
   /// `micros` in the largest whole unit: `7d`, `2h`, `30m`, `300s`, `500ms` or `12us`.

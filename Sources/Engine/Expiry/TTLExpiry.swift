@@ -31,7 +31,9 @@ struct TTLExpiry: ExpiryRule {
       parts.count == 1 || (parts.count == 2 && parts[1] == "sliding")
     else {
       throw ConfigurationError(
-        .invalidValue, "expiry 'ttl:\(text)': write ttl:DURATION[,sliding], e.g. ttl:300s,sliding")
+        .invalidValue,
+        "expiry 'ttl:\(text)': write ttl:DURATION[,sliding], e.g. ttl:300s,sliding (at most \(Duration.maximumDescription))"
+      )
     }
     self.init(duration: micros, sliding: parts.count == 2)
   }

@@ -33,11 +33,42 @@ final class FileStore: DiskBackend {
     self.directory = directory
     self.namespaces = namespaces
     try makeDirectories(directory, purpose: "store directory")
+    try Self.checkOwnDirectory(directory)
     if namespaces {
       for contentClass in ContentClass.allCases {
         try makeDirectories(directory + "/" + contentClass.name, purpose: "store directory")
+        try Self.checkOwnDirectory(directory + "/" + contentClass.name)
       }
     }
+  }
+
+  /// Refuses a store folder that is a symbolic link or belongs to another user: the store
+  /// never writes through a link or into someone else's folder.
+  static func checkOwnDirectory(_ path: String) throws(FileError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      throw FileError(path: path, "cannot inspect the store directory: \(systemErrorMessage(currentErrno))")
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw FileError(path: path, "the store directory is a symbolic link or not a directory; give a real directory")
+    }
+    guard info.st_uid == geteuid() else {
+      throw FileError(
+        path: path, "the store directory belongs to another user (uid \(info.st_uid)); refusing to use it")
+    }
+  }
+
+  /// Opens an object file for reading without following links or blocking on a FIFO; nil
+  /// unless it is a regular file.
+  private static func openRegular(_ path: String) -> Int32? {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      return nil
+    }
+    return fd
   }
 
   deinit {
@@ -214,10 +245,13 @@ final class FileStore: DiskBackend {
   func write(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64 {
     let started = MonotonicClock.microseconds()
     let target = path(key, metadata.contentClass)
-    let temporary = folder(metadata.contentClass) + "/.tmp-" + Self.fileName(key) + "-\(getpid())"
+    var random = SystemRandomNumberGenerator()
+    let temporary =
+      folder(metadata.contentClass) + "/.tmp-" + Self.fileName(key) + "-\(getpid())-"
+      + String(random.next() >> 1, radix: 36)
     fillPattern(key, metadata.version)
     let header = Self.header(key, metadata, checksum: patternChecksum(metadata.size))
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw FileError(path: temporary, "cannot create: \(systemErrorMessage(currentErrno))") }
     do throws(FileError) {
       try Self.writeAll(fd, header, temporary)
@@ -278,8 +312,7 @@ final class FileStore: DiskBackend {
 
   /// Reads and verifies the object file at `path`; nil if missing or damaged.
   private func load(_ path: String, expectedKey: UInt64?) -> (key: UInt64, metadata: EntryMetadata, bytes: Int64)? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = Self.openRegular(path) else { return nil }
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: Self.headerLength)
     let got = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, Self.headerLength) }
@@ -313,14 +346,13 @@ final class FileStore: DiskBackend {
 
   func updateDates(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     let file = path(key, metadata.contentClass)
-    let fd = open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
+    guard let fd = Self.openRegular(file) else { return }
     var existing = [UInt8](repeating: 0, count: Self.headerLength)
     let got = existing.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, Self.headerLength) }
     close(fd)
     guard got == Self.headerLength, let decoded = Self.decode(existing) else { return }
     let header = Self.header(key, metadata, checksum: decoded.checksum)
-    let writer = open(file, O_WRONLY | O_CLOEXEC)
+    let writer = open(file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard writer >= 0 else { return }
     defer { close(writer) }
     _ = header.withUnsafeBytes { pwrite(writer, $0.baseAddress, $0.count, 0) }
@@ -343,6 +375,9 @@ final class FileStore: DiskBackend {
       closedir(handle)
       for name in names.sorted() {
         let file = folder + "/" + name
+        var info = stat()
+        // Links, FIFOs and devices are not the store's: skipped, never opened or deleted.
+        guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
         if name.hasPrefix(".tmp-") {
           if unlink(file) == 0 { counters.corruptDiscarded += 1 }
           continue

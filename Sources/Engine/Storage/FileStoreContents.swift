@@ -12,16 +12,22 @@ import CacheCore
 public struct FileStoreContents: Equatable, Sendable {
   public var objects: Int = 0
   public var bytes: Int64 = 0
+  /// Entries named like store files that are not regular files (links, FIFOs, devices): the
+  /// store skips them.
+  public var irregular: Int = 0
 
   /// Counts the store files under `directory` (zero when it does not exist).
   public init(directory: String) {
     Self.forEachStoreFile(directory) { path, isObject in
-      guard isObject else { return }
       var info = stat()
-      if stat(path, &info) == 0 {
-        objects += 1
-        bytes += Int64(info.st_size)
+      guard lstat(path, &info) == 0 else { return }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        irregular += 1
+        return
       }
+      guard isObject else { return }
+      objects += 1
+      bytes += Int64(info.st_size)
     }
   }
 
@@ -31,6 +37,8 @@ public struct FileStoreContents: Equatable, Sendable {
     let before = FileStoreContents(directory: directory)
     var failure: FileError?
     forEachStoreFile(directory) { path, _ in
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
       if unlink(path) != 0, failure == nil {
         failure = FileError(path: path, "cannot delete: \(systemErrorMessage(currentErrno))")
       }

@@ -99,7 +99,9 @@ struct CacheLabParser: LineParser {
 
   private static func seconds(_ field: UnsafeRawBufferPointer, _ column: Column) throws(LineError) -> Int64 {
     guard let micros = ByteParsing.microseconds(field, unit: .s) else {
-      throw LineError("\(column.rawValue) '\(text(field))' is not a non-negative number of seconds")
+      throw LineError(
+        "\(column.rawValue) '\(text(field))' is not a non-negative number of seconds below 2^62 µs (about 146,000 years)"
+      )
     }
     return micros
   }

@@ -60,7 +60,8 @@ struct CacheLibParser: LineParser {
       return Int64(value)
     }
     guard let time = ByteParsing.microseconds(field("op_time"), unit: .s) else {
-      throw LineError("op_time '\(String(decoding: field("op_time"), as: UTF8.self))' is not a time")
+      throw LineError(
+        "op_time '\(String(decoding: field("op_time"), as: UTF8.self))' is not a non-negative time below 2^62 µs")
     }
     guard !field("key").isEmpty else { throw LineError("empty key") }
     let operation: Request.Operation
@@ -71,14 +72,24 @@ struct CacheLibParser: LineParser {
     case let other: throw LineError("op '\(other)' is not GET, GET_LEASE, SET, SET_LEASE or DELETE")
     }
     let repeats = try number("op_count")
-    request = Request(
-      time: time, key: KeyHash.hash(field("key")), size: try number("key_size") + number("size"), operation: operation)
+    guard repeats <= Int64(Int32.max) else {
+      throw LineError("op_count \(repeats) is above 2^31-1 repetitions of one row")
+    }
+    let keySize = try number("key_size")
+    let valueSize = try number("size")
+    guard keySize <= Request.maximumSize, valueSize <= Request.maximumSize else {
+      throw LineError("key_size + size is above the largest object CacheLab accepts, 2^48 bytes (256 TiB)")
+    }
+    request = Request(time: time, key: KeyHash.hash(field("key")), size: keySize + valueSize, operation: operation)
     attributes = RequestAttributes()
     if index["ttl"] != nil, !field("ttl").isEmpty {
       let ttl = try number("ttl")
+      guard ttl <= Duration.maximum / microsecondsPerSecond else {
+        throw LineError("ttl \(ttl) s is longer than CacheLab's longest duration, \(Duration.maximumDescription)")
+      }
       if ttl > 0 { attributes.ttl = ttl * microsecondsPerSecond }
     }
-    return Int(min(repeats, Int64(Int32.max)))
+    return Int(repeats)
   }
 }
 

@@ -13,7 +13,7 @@ struct VscsiLayout: RecordLayout {
     let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
     let block = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
     let micros = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-    guard micros <= UInt64(Int64.max) else { return "timestamp \(micros) out of range" }
+    guard micros < UInt64(Request.timeLimit) else { return "timestamp \(micros) µs is beyond 2^62 µs" }
     request = Request(time: Int64(micros), key: block, size: Int64(length))
     return nil
   }
