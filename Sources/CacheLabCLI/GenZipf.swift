@@ -45,7 +45,9 @@ struct GenZipf: ParsableCommand {
   var output: String
 
   func validate() throws {
-    guard objects > 0, objects <= 1 << 31 else { throw ValidationError("--objects must be in 1...2^31") }
+    guard objects > 0, objects <= 1 << 26 else {
+      throw ValidationError("--objects must be in 1...2^26 (67,108,864; the generator keeps about 40 B per object)")
+    }
     guard requests > 0 else { throw ValidationError("--requests must be positive") }
     guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be a non-negative number") }
     try GenLimits.checkSpan(requests: Int64(requests), rate: rate)
