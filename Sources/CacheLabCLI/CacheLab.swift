@@ -1,5 +1,11 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The `cachelab` command: configuration and subcommands only.
 public struct CacheLab: ParsableCommand {
   public static let configuration = CommandConfiguration(
@@ -18,4 +24,20 @@ public struct CacheLab: ParsableCommand {
   )
 
   public init() {}
+
+  /// Runs the command line, first catching mistyped subcommands and options (exit 64).
+  public static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let problem = ArgumentSpelling.problem(arguments, root: CacheLab.self) {
+      StandardError.write(
+        "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
+          + "  See '\(problem.command) --help' for more information.\n")
+      #if canImport(Glibc)
+        Glibc.exit(ExitCode.validationFailure.rawValue)
+      #else
+        Darwin.exit(ExitCode.validationFailure.rawValue)
+      #endif
+    }
+    main(arguments)
+  }
 }

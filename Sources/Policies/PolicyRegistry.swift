@@ -41,7 +41,9 @@ public enum PolicyRegistry {
     }
     throw ConfigurationError(
       .unknownName,
-      "unknown policy '\(name)'; known policies: " + all.map(\.descriptor.name).joined(separator: ", "))
+      "unknown policy '\(name)'"
+        + Spelling.suggestion(for: name, among: all.flatMap { [$0.descriptor.name] + $0.descriptor.aliases })
+        + "; known policies: " + all.map(\.descriptor.name).joined(separator: ", "))
   }
 }
 

@@ -53,7 +53,9 @@ public struct TraceFormat: Sendable {
     let key = name.lowercased()
     if let format = all.first(where: { $0.name == key || $0.aliases.contains(key) }) { return format }
     throw ConfigurationError(
-      .unknownName, "unknown trace format '\(name)'; known formats: " + all.map(\.name).joined(separator: ", "))
+      .unknownName,
+      "unknown trace format '\(name)'\(Spelling.suggestion(for: name, among: all.map(\.name))); known formats: "
+        + all.map(\.name).joined(separator: ", "))
   }
 
   /// The format whose file-name ending matches `path`, if exactly one does.

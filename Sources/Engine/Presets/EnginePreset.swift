@@ -47,7 +47,9 @@ public struct EnginePreset: Sendable {
   public static func named(_ name: String) throws(ConfigurationError) -> EnginePreset {
     if let preset = all.first(where: { $0.name == name.lowercased() }) { return preset }
     throw ConfigurationError(
-      .unknownName, "unknown preset '\(name)'; known presets: " + all.map(\.name).joined(separator: ", "))
+      .unknownName,
+      "unknown preset '\(name)'\(Spelling.suggestion(for: name, among: all.map(\.name))); known presets: "
+        + all.map(\.name).joined(separator: ", "))
   }
 
   /// The configuration with `parameters`.
