@@ -74,7 +74,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "FoundationOracleTests", dependencies: ["CacheCore", "Policies", "Engine"]),
-    .testTarget(name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "TestSupport", "cachelab"]),
+    .testTarget(
+      name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",
       dependencies: ["CacheLabCLI", "Reports", "cachelab", "TestSupport"]

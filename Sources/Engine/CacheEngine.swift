@@ -414,7 +414,8 @@ public final class CacheEngine {
     for (index, timer) in configuration.timers.enumerated() {
       if timerDeadlines[index] == .min { timerDeadlines[index] = now + timer.interval }
       guard now >= timerDeadlines[index] else { continue }
-      while timerDeadlines[index] <= now { timerDeadlines[index] += timer.interval }
+      // The next deadline after `now`, in one step however far trace time jumped.
+      timerDeadlines[index] += ((now - timerDeadlines[index]) / timer.interval + 1) * timer.interval
       for action in timer.actions { try run(action, now: now) }
     }
   }

@@ -5,6 +5,7 @@ import CacheCore
 /// counter downstream can wrap. One comparison and one add per request.
 struct ByteBudget {
   private(set) var total: Int64 = 0
+  private(set) var costTotal: Int64 = 0
 
   /// Adds `count` requests of `size` bytes; returns why the trace is refused, or nil.
   @inline(__always)
@@ -17,6 +18,18 @@ struct ByteBudget {
       return "the trace's request sizes add up to more than 2^62 bytes (4 EiB)"
     }
     total += product
+    return nil
+  }
+
+  /// Adds `count` rows' app cost (each at most 2^48 already); nil, or why the trace is refused.
+  @inline(__always)
+  mutating func addCost(_ cost: Int64, count: Int64 = 1) -> String? {
+    guard cost > 0 else { return nil }
+    let (product, overflow) = cost.multipliedReportingOverflow(by: count)
+    guard !overflow, product <= Request.maximumTotalBytes - costTotal else {
+      return "the trace's costs add up to more than 2^62"
+    }
+    costTotal += product
     return nil
   }
 }

@@ -151,7 +151,9 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
           throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, error.message)
         }
         guard repeats > 0 else { continue }
-        if let problem = budget.add(request.size, count: Int64(repeats)) {
+        if let problem = budget.add(request.size, count: Int64(repeats))
+          ?? budget.addCost(attribute.cost, count: Int64(repeats))
+        {
           throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, problem)
         }
         let left = emit(request, attribute, repeats)

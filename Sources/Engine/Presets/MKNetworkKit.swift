@@ -117,6 +117,8 @@ struct MKNetworkKitExpiry: ExpiryRule {
       duration = 0
     } else if cc.maxAge >= 0 {
       duration = cc.maxAge * microsecondsPerSecond
+    } else if metadata.response.expires == RequestAttributes.invalidDate {
+      duration = 0
     } else if metadata.response.expires != RequestAttributes.absent {
       duration = max(0, metadata.response.expires - now)
     } else if metadata.contentClass == .image && !metadata.hasValidators {

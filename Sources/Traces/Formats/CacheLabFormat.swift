@@ -141,6 +141,7 @@ struct CacheLabParser: LineParser {
     case .cost:
       let cost = try integer(field, column)
       guard cost >= 0 else { throw LineError("cost must not be negative") }
+      guard cost <= Request.maximumSize else { throw LineError("cost \(cost) is above 2^48") }
       row.cost = cost
     case .ttl: row.ttl = try seconds(field, column)
     case .contentClass:
@@ -156,7 +157,11 @@ struct CacheLabParser: LineParser {
       row.expires = ByteParsing.microseconds(field, unit: .s) ?? RequestAttributes.invalidDate
     case .date: row.date = try seconds(field, column)
     case .lastModified: row.lastModified = try seconds(field, column)
-    case .age: row.age = try integer(field, column)
+    case .age:
+      let age = try integer(field, column)
+      guard age >= 0 else { throw LineError("age must not be negative") }
+      // RFC 9111 §1.2.2: delta-seconds beyond 2^31 are taken as 2^31.
+      row.age = min(age, Int64(Int32.max))
     case .etag:
       var value = Substring(text(field))
       if value.hasPrefix("W/") {
@@ -172,7 +177,9 @@ struct CacheLabParser: LineParser {
     case .latency: row.latency = try seconds(field, column)
     case .storedSize:
       let bytes = try integer(field, column)
-      guard bytes >= 0 else { throw LineError("stored_size must not be negative") }
+      guard bytes >= 0, bytes <= Request.maximumSize else {
+        throw LineError("stored_size must be between 0 and 2^48")
+      }
       row.storedSize = bytes
     case .vary: row.vary = true
     case .authorization: row.authorization = true

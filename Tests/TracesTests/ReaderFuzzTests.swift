@@ -1,0 +1,107 @@
+import CacheCore
+import Foundation
+import TestSupport
+import Testing
+import Traces
+
+/// A bounded fuzz run per reader: seeded structure- and value-aware mutations of a valid file
+/// (bit flips, special bytes, huge and negative numbers, truncation, duplicated and deleted
+/// ranges). Every case must read to its end or stop with a `TraceError` naming the file —
+/// never trap (a trap would end this test process) or hang. `CACHELAB_FUZZ_CASES` sets the
+/// cases per format (default 300; `Scripts/fuzz.sh` runs many more).
+@Suite struct ReaderFuzzTests {
+  static let cases = Int(ProcessInfo.processInfo.environment["CACHELAB_FUZZ_CASES"] ?? "") ?? 300
+
+  /// A valid seed file per format.
+  static let seeds: [(format: String, suffix: String, bytes: [UInt8])] = {
+    var oracle: [UInt8] = []
+    var vscsi: [UInt8] = []
+    var int32: [UInt8] = []
+    var int64: [UInt8] = []
+    for index in 0..<40 {
+      SyntheticTraces.append(&oracle, UInt32(index))
+      SyntheticTraces.append(&oracle, UInt64(index % 7))
+      SyntheticTraces.append(&oracle, UInt32(100 + index))
+      SyntheticTraces.append(&oracle, Int64(-1))
+      SyntheticTraces.append(&vscsi, UInt32(index))
+      SyntheticTraces.append(&vscsi, UInt32(4096))
+      SyntheticTraces.append(&vscsi, UInt32(1))
+      SyntheticTraces.append(&vscsi, UInt16(0x28))
+      SyntheticTraces.append(&vscsi, UInt16(1))
+      SyntheticTraces.append(&vscsi, UInt64(index % 9))
+      SyntheticTraces.append(&vscsi, UInt64(index * 1000))
+      int32 += withUnsafeBytes(of: Int32(index % 5).bigEndian, Array.init)
+      int64 += withUnsafeBytes(of: Int64(index % 5).bigEndian, Array.init)
+    }
+    let lines = (0..<40).map { $0 }
+    let csv = "time,key,size\n" + lines.map { "\($0),k\($0 % 6),\(100 + $0)\n" }.joined()
+    let txt = lines.map { "\($0 % 6)\n" }.joined() + "*\n"
+    let idSize = lines.map { "\($0) \($0 % 6) \(100 + $0)\n" }.joined()
+    let cachelab =
+      "time,op,key,size,cost,class,version,cache_control,expires,date,last_modified,etag,status,latency,event,ttl\n"
+      + lines.map {
+        "\($0).5,get,https://h/p\($0 % 6)?q=1,\(100 + $0),\(800 + $0),image,1,\"public, max-age=60\",\($0 + 90),\($0),1,\"\"\"v1\"\"\",200,0.05,,3\n"
+      }.joined() + "41,event,,0,,,,,,,,,,,background,\n"
+    let cachelib =
+      "op_time,key,key_size,op,op_count,size,ttl\n" + lines.map { "\($0),a\($0 % 6),8,GET,2,\(100 + $0),30\n" }.joined()
+    return [
+      ("oracle-general", ".oracleGeneral.bin", oracle), ("vscsi", ".vscsi", vscsi), ("csv", ".csv", Array(csv.utf8)),
+      ("txt:key-type=string", ".txt", Array(txt.utf8)), ("int32-be", ".bin", int32), ("int64-be", ".bin", int64),
+      ("id-size", ".txt", Array(idSize.utf8)), ("cachelab", ".cachelab.csv", Array(cachelab.utf8)),
+      ("cachelib", ".csv", Array(cachelib.utf8)),
+    ]
+  }()
+
+  static let specials: [[UInt8]] = [
+    [0], [0xFF], Array("-".utf8), Array("9".utf8), Array(",".utf8), Array("\n".utf8), Array("\"".utf8), [0x1B],
+    Array("99999999999999999999999".utf8), Array("-1".utf8), Array("1e300".utf8), Array("9223372036854775807".utf8),
+    Array("nan".utf8), Array("\r\n".utf8), [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
+  ]
+
+  /// One mutation of `bytes` drawn from `random`.
+  static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    var result = bytes
+    for _ in 0...random.next(below: 3) {
+      guard !result.isEmpty else { break }
+      let at = random.next(below: result.count)
+      switch random.next(below: 7) {
+      case 0: result[at] ^= UInt8(1 << random.next(below: 8))
+      case 1: result.replaceSubrange(at..<min(result.count, at + 1), with: specials[random.next(below: specials.count)])
+      case 2: result.insert(contentsOf: specials[random.next(below: specials.count)], at: at)
+      case 3: result.removeSubrange(at..<min(result.count, at + 1 + random.next(below: 16)))
+      case 4: result = Array(result[..<at])
+      case 5: result.insert(contentsOf: result[at..<min(result.count, at + 1 + random.next(below: 64))], at: at)
+      default: result[at] = UInt8(truncatingIfNeeded: random.next())
+      }
+    }
+    return result
+  }
+
+  @Test(arguments: ReaderFuzzTests.seeds.map(\.format))
+  func mutatedInputReadsFullyOrFailsWithItsPath(format: String) throws {
+    let seed = try #require(Self.seeds.first { $0.format == format })
+    var random = SplitMix64(seed: KeyHash.hash(format))
+    let folder = Paths.temporaryDirectory("fuzz")
+    var failures = 0
+    var full = 0
+    for number in 0..<Self.cases {
+      let path = folder.appendingPathComponent("case\(number)\(seed.suffix)").path
+      FileManager.default.createFile(atPath: path, contents: Data(Self.mutate(seed.bytes, &random)))
+      do {
+        let reader = try TraceSpec(parsing: format).open(path)
+        let batch = RequestBatch(capacity: 7)
+        var count: Int64 = 0
+        while try reader.read(into: batch) { count += Int64(batch.count) }
+        #expect(count == reader.requestsRead)
+        full += 1
+      } catch let error as TraceError {
+        #expect(error.path == path, "\(error)")
+        #expect(!error.description.contains("\u{1B}"), "control characters are escaped: \(error)")
+        failures += 1
+      }
+      unlink(path)
+    }
+    #expect(full + failures == Self.cases)
+    print("fuzz \(format): \(Self.cases) cases, \(full) read fully, \(failures) clean errors, 0 crashes")
+  }
+}
