@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheCore
 import Replay
 import Reports
+import Workloads
 
 #if canImport(Glibc)
   import Glibc
@@ -25,12 +26,28 @@ struct Regress: ParsableCommand {
       factor itself is below 1 - --machine-tolerance. A suspected regression is measured \
       once more, and fails only if the second measurement agrees. \
       Speed is checked only in release builds (timings of debug builds mean nothing). \
-      Run from the directory the baseline's trace paths are relative to. Exit 0: nothing \
+      Relative trace paths are found from the working directory, else from the baseline \
+      directory or its parents, so a baseline runs from anywhere. Exit 0: nothing \
       regressed; 1: a regression or an error.
       """)
 
   @Option(help: ArgumentHelp("Directory of baseline CSV reports.", valueName: "dir"))
-  var baseline: String
+  var baseline: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Make a baseline in this directory from the replay options (--trace, --policies, --sizes, --preset, --repeat, ...), then stop.",
+      valueName: "dir"))
+  var create: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Compare only the *_ratio columns, each within this absolute difference (for regenerated traces).",
+      valueName: "fraction"))
+  var hitRatioTolerance: Double?
+
+  @OptionGroup(title: "Replay options (with --create)")
+  var replay: ReplayOptions
 
   @Option(help: "Allowed slowdown before a significant difference fails, as a fraction.")
   var tolerance = 0.25
@@ -47,7 +64,25 @@ struct Regress: ParsableCommand {
   @Flag(help: "Rewrite the baseline reports with fresh results instead of checking.")
   var update = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write a JUnit XML report (one case per baseline file for results and one for speed) for CI systems.",
+      valueName: "file.xml"))
+  var junit: String?
+
   func validate() throws {
+    guard (baseline == nil) != (create == nil) else {
+      throw ValidationError("give --baseline DIR to check, or --create DIR with replay options to make one")
+    }
+    guard create == nil || replay.trace != nil else {
+      throw ValidationError("--create needs --trace and what to replay")
+    }
+    guard baseline == nil || replay.trace == nil else {
+      throw ValidationError("replay options go with --create; --baseline replays what its reports say")
+    }
+    if let hitRatioTolerance, !(0..<1).contains(hitRatioTolerance) {
+      throw ValidationError("--hit-ratio-tolerance must be in [0, 1)")
+    }
     guard tolerance >= 0, tolerance < 1 else { throw ValidationError("--tolerance must be in [0, 1)") }
     guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be in (0, 1)") }
     guard machineTolerance >= 0, machineTolerance < 1 else {
@@ -64,12 +99,41 @@ struct Regress: ParsableCommand {
   }
 
   func run() throws {
+    if let create {
+      try CLIErrors.translating {
+        let results = try ReplayExecution.perform(replay)
+        try makeDirectories(create, purpose: "baseline directory")
+        try CSVReport.write(results, to: create + "/baseline.csv")
+        let rows = results.reduce(0) { $0 + $1.caches.count + $1.engines.count }
+        print(
+          "wrote \(create)/baseline.csv: \(rows) rows from \(results.count) runs; check with: cachelab regress --baseline \(create)"
+        )
+      }
+      return
+    }
+    guard let baseline else { return }
     try CLIErrors.translating {
       let files = try Self.reports(in: baseline)
       var failed = false
+      var junitReport = JUnitReport(suite: "cachelab regress \(baseline)")
+      defer {
+        if let junit {
+          do throws(FileError) {
+            let writer = try AtomicFileWriter(path: junit)
+            try writer.write(junitReport.render())
+            try writer.commit()
+          } catch {
+            StandardError.write("cachelab: \(error)\n")
+          }
+        }
+      }
       for path in files {
         let table = try ReportTable(contentsOf: path)
-        let runs = try ReportReplay.runs(table)
+        let runs = try ReportReplay.runs(table).map { run in
+          var located = run
+          located.configuration.readPath = Self.locate(run.configuration.tracePath, baseline: baseline)
+          return located
+        }
         var results = try runs.map { run in
           try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
         }
@@ -87,9 +151,17 @@ struct Regress: ParsableCommand {
         }
         var differences: [RegressionCheck.Difference] = []
         for (run, result) in zip(runs, results) {
-          differences += RegressionCheck.differences(run, result, baselineHeader: table.header)
+          differences += RegressionCheck.differences(
+            run, result, baselineHeader: table.header, ratioTolerance: hitRatioTolerance)
         }
         let rows = table.rows.count
+        junitReport.cases.append(
+          JUnitReport.Case(
+            name: "\(path): results",
+            failure: differences.isEmpty
+              ? nil
+              : "\(differences.count) values changed:\n"
+                + differences.prefix(40).map { "  \($0)" }.joined(separator: "\n")))
         if differences.isEmpty {
           print("\(path): \(rows) rows, \(runs.count) runs: every deterministic column matches")
         } else {
@@ -98,8 +170,12 @@ struct Regress: ParsableCommand {
           for difference in differences.prefix(40) { print("  \(difference)") }
           if differences.count > 40 { print("  … and \(differences.count - 40) more") }
         }
-        guard !noSpeed else { continue }
+        guard !noSpeed else {
+          junitReport.cases.append(JUnitReport.Case(name: "\(path): speed", skipped: "--no-speed"))
+          continue
+        }
         guard Self.isReleaseBuild else {
+          junitReport.cases.append(JUnitReport.Case(name: "\(path): speed", skipped: "debug build"))
           print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
           continue
         }
@@ -117,6 +193,13 @@ struct Regress: ParsableCommand {
             "\(path): speed vs baseline over \(speeds.count) configurations: ×\(Decimal.fixed(low, 2))…×\(Decimal.fixed(high, 2)), machine factor ×\(Decimal.fixed(factor, 2))"
           )
         }
+        var speedProblems: [String] = []
+        if factor < 1 - machineTolerance { speedProblems.append("machine factor ×\(Decimal.fixed(factor, 2))") }
+        speedProblems += slow.map { "\($0.label): ×\(Decimal.fixed($0.ratio, 2))" }
+        junitReport.cases.append(
+          JUnitReport.Case(
+            name: "\(path): speed",
+            failure: speedProblems.isEmpty ? nil : "slower: " + speedProblems.joined(separator: "; ")))
         if factor < 1 - machineTolerance {
           failed = true
           print(
@@ -149,6 +232,20 @@ struct Regress: ParsableCommand {
     return (
       speeds, factor, speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }
     )
+  }
+
+  /// Where a baseline's trace is: an absolute path as is; a relative one found from the
+  /// working directory, else from the baseline directory or one of its two parents (so a
+  /// baseline runs from any directory). nil: leave it to the reader to report.
+  static func locate(_ trace: String, baseline: String) -> String? {
+    guard !trace.hasPrefix("/"), !SyntheticTraceSpec.matches(trace), access(trace, F_OK) != 0 else { return nil }
+    var folder = baseline
+    for _ in 0..<3 {
+      let candidate = folder + "/" + trace
+      if access(candidate, F_OK) == 0 { return candidate }
+      folder += "/.."
+    }
+    return nil
   }
 
   /// The `.csv` files directly in `directory`, sorted.

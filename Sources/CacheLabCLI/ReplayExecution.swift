@@ -18,7 +18,8 @@ enum ReplayExecution {
   static func perform(_ options: ReplayOptions, baseline: String? = nil) throws -> [RunResult] {
     let configurations = try options.configurations()
     if let first = configurations.first { try options.engine.prepareStores(first.engines) }
-    let output = try options.output.map { path in try AtomicFileWriter(path: path) }
+    let output = try options.output.flatMap { path in path == "-" ? nil : try AtomicFileWriter(path: path) }
+    let json = try options.json.map { path in try AtomicFileWriter(path: path) }
     let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
     if let directory = options.report { try makeDirectories(directory, purpose: "report directory") }
     var results: [RunResult] = []
@@ -33,8 +34,16 @@ enum ReplayExecution {
         })
     }
     if let output {
-      try output.write(CSVReport.render(results))
+      try output.write(
+        options.output?.lowercased().hasSuffix(".json") == true ? JSONReport.render(results) : CSVReport.render(results)
+      )
       try output.commit()
+    } else if options.output == "-" {
+      print(CSVReport.render(results), terminator: "")
+    }
+    if let json {
+      try json.write(JSONReport.render(results))
+      try json.commit()
     }
     if let series {
       try series.write(WindowSeries.render(results))
@@ -61,7 +70,8 @@ enum ReplayExecution {
   /// What `run` and `sweep` print after the table: written files.
   static func written(_ options: ReplayOptions) -> String {
     var lines: [String] = []
-    if let output = options.output { lines.append("wrote \(output)") }
+    if let output = options.output, output != "-" { lines.append("wrote \(output)") }
+    if let json = options.json { lines.append("wrote \(json)") }
     if let series = options.windowSeries { lines.append("wrote \(series)") }
     if let report = options.report { lines.append("wrote \(report)/ (README.md, report.csv, charts)") }
     return lines.map { $0 + "\n" }.joined()

@@ -69,8 +69,17 @@ struct ReplayOptions: ParsableArguments {
       valueName: "i/N"))
   var shard: String?
 
-  @Option(help: ArgumentHelp("Write the CSV report to this file (atomically).", valueName: "file.csv"))
+  @Option(
+    help: ArgumentHelp(
+      "Write the CSV report to this file (atomically; a .json name writes JSON; - writes the CSV to standard output instead of the table).",
+      valueName: "file.csv"))
   var output: String?
+
+  @Option(help: ArgumentHelp("Also write the report's rows as JSON to this file (atomically).", valueName: "file.json"))
+  var json: String?
+
+  /// Whether the table is left out: `--quiet`, or the CSV goes to standard output.
+  var tableSuppressed: Bool { quiet || output == "-" }
 
   @Option(
     help: ArgumentHelp(
@@ -88,7 +97,9 @@ struct ReplayOptions: ParsableArguments {
 
   func validate() throws {
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
-    for (name, value) in [("--output", output), ("--report", report), ("--window-series", windowSeries)]
+    for (name, value) in [
+      ("--output", output), ("--json", json), ("--report", report), ("--window-series", windowSeries),
+    ]
     where value?.isEmpty == true {
       throw ValidationError("\(name) must not be empty")
     }

@@ -28,7 +28,7 @@ struct Run: ParsableCommand {
   func run() throws {
     try CLIErrors.translating {
       let results = try ReplayExecution.perform(options)
-      guard !options.quiet, let first = results.first else { return }
+      guard !options.tableSuppressed, let first = results.first else { return }
       var text = Self.describe(first) + "\n" + TableReport.render(first)
       if results.count > 1 || first.configuration.window != nil {
         text += "\n" + StatisticsTable.render(results)

@@ -25,7 +25,7 @@ struct Sweep: ParsableCommand {
   func run() throws {
     try CLIErrors.translating {
       let results = try ReplayExecution.perform(options)
-      guard !options.quiet, let first = results.first else { return }
+      guard !options.tableSuppressed, let first = results.first else { return }
       var text = Run.describe(first) + "\n" + TableReport.align(MissRatioCurve.matrix(results))
       if let best = MissRatioCurve.best(results) { text += best + "\n" }
       print(text + ReplayExecution.written(options), terminator: "")

@@ -51,9 +51,12 @@ public enum RegressionCheck {
   /// Columns whose values depend on timing and are not compared exactly.
   public static let timingColumns = Set(ReportColumn.standard.filter(\.isTiming).map(\.name))
 
-  /// The deterministic differences between `run`'s expected rows and `result`.
-  public static func differences(_ run: ReportReplay.Run, _ result: RunResult, baselineHeader: [String]) -> [Difference]
-  {
+  /// The deterministic differences between `run`'s expected rows and `result`. With
+  /// `ratioTolerance`, only the `*_ratio` columns are compared, each within that absolute
+  /// difference (for traces that are regenerated rather than fixed).
+  public static func differences(
+    _ run: ReportReplay.Run, _ result: RunResult, baselineHeader: [String], ratioTolerance: Double? = nil
+  ) -> [Difference] {
     let columns = ReportColumn.standard
     var differences: [Difference] = []
     for row in ReportRow.rows([result]) {
@@ -62,7 +65,12 @@ public enum RegressionCheck {
       for column in columns where !timingColumns.contains(column.name) {
         guard let index = baselineHeader.firstIndex(of: column.name) else { continue }
         let actual = column.value(of: row)
-        if expected[index] != actual {
+        if let ratioTolerance {
+          guard column.name.hasSuffix("_ratio"), let before = Double(expected[index]), let after = Double(actual),
+            abs(before - after) > ratioTolerance
+          else { continue }
+          differences.append(Difference(row: label, column: column.name, expected: expected[index], actual: actual))
+        } else if expected[index] != actual {
           differences.append(Difference(row: label, column: column.name, expected: expected[index], actual: actual))
         }
       }
