@@ -45,8 +45,12 @@ public enum ByteCount {
       unit += 1
     }
     if unit == 0 { return "\(bytes) B" }
-    let rounded = (value * 100).rounded() / 100
-    let text = rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
-    return "\(text) \(units[unit])"
+    // Whole amounts as integers (`128 MiB`), everything else with exactly two decimals
+    // (`721.30 MiB`, never `721.3 MiB`).
+    let hundredths = Int64((value * 100).rounded())
+    guard hundredths % 100 != 0 else { return "\(hundredths / 100) \(units[unit])" }
+    let fraction = abs(hundredths % 100)
+    let sign = hundredths < 0 ? "-" : ""
+    return "\(sign)\(abs(hundredths / 100)).\(fraction < 10 ? "0" : "")\(fraction) \(units[unit])"
   }
 }

@@ -29,6 +29,21 @@ public struct PolicySpec: Sendable, CustomStringConvertible {
     parameters.specs.isEmpty ? name : "\(name):\(parameters)"
   }
 
+  /// `name`, plus only the parameters that differ from their defaults (`clock:bits=2`, but
+  /// `s3fifo`): how tables, charts and comparisons name the policy. The CSV keeps every one.
+  public var label: String {
+    let changed = parameters.specs.filter { spec in parameters.string(spec.name) != spec.normalize(spec.defaultValue) }
+    guard !changed.isEmpty else { return name }
+    return name + ":" + changed.map { "\($0.name)=\(parameters.string($0.name))" }.joined(separator: ",")
+  }
+
+  /// The label of the policy a report row names (`policy` and its `params`, `;`-separated),
+  /// or `policy` with `params` as written when the registry does not know it.
+  public static func label(policy: String, params: String) -> String {
+    let written = params.isEmpty ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"
+    return (try? PolicySpec(parsing: written))?.label ?? written
+  }
+
   /// Splits a `--policies` list. Commas separate policies, but a comma-separated item of
   /// the form `key=value` continues the previous policy's parameters, so
   /// `lru,s3fifo:small=0.1,ghost=0.9,sieve` names three policies.

@@ -136,12 +136,14 @@ extension ConfigurationSamples {
     let isEngine = policy.hasPrefix("preset:") || policy == "engine"
     // Parameters as written on the command line (the CSV separates them with `;`).
     let name = params.isEmpty || isEngine ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"
+    let shortName = isEngine ? name : PolicySpec.label(policy: policy, params: params)
     let size = isEngine ? "" : (value("capacity_spec") ?? value("capacity") ?? "")
     // A size given in bytes or objects reads as the tables print it (`128 MiB`, `1024 obj`).
     let shown = Int64(size).map { MissRatioCurve.capacityLabel($0, objectMode: value("ignore_size") == "true") } ?? size
     return ConfigurationSamples(
       source: source, key: ReportStatistics.identity.map { value($0) ?? "" },
-      label: size.isEmpty ? name : "\(name) @ \(shown)", name: name, size: size, isEngine: isEngine,
+      label: isEngine ? name : (size.isEmpty ? shortName : "\(shortName) @ \(shown)"), name: name, size: size,
+      isEngine: isEngine,
       trace: ["trace", "format", "ignore_size", "warmup"].map { value($0) ?? "" },
       isSynthetic: SyntheticTraceName.matches(value("trace") ?? ""),
       isRandomized: isEngine ? nil : (try? PolicyRegistry.entry(named: policy))?.descriptor.isRandomized,

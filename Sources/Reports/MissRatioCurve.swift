@@ -14,7 +14,7 @@ public struct MissRatioCurve: Sendable {
     var samples: [String: [Int64: [Double]]] = [:]
     for run in runs {
       for cache in run.caches {
-        let name = cache.policy.description
+        let name = cache.policy.label
         if samples[name] == nil { order.append(name) }
         samples[name, default: [:]][cache.capacity, default: []].append(1 - cache.hitRatio)
       }

@@ -71,7 +71,8 @@ public enum ReportDirectory {
       chosen = chosen.filter { index in sizes == 0 || run.caches[index].cell % sizes == sizes / 2 }
     }
     let indices = chosen + run.engines.indices.map { run.caches.count + $0 }
-    let names = chosen.map { "\(run.caches[$0].policy) @ \(run.caches[$0].capacitySpec)" } + run.engines.map(\.label)
+    let names =
+      chosen.map { "\(run.caches[$0].policy.label) @ \(run.caches[$0].capacitySpec)" } + run.engines.map(\.label)
     let byTime: Bool
     if case .traceTime = window { byTime = true } else { byTime = false }
     let origin = run.windows[0]

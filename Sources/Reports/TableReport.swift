@@ -22,7 +22,7 @@ public enum TableReport {
     for cache in run.caches {
       let capacity = objectMode ? "\(cache.capacity) obj" : ByteCount.format(cache.capacity)
       rows.append([
-        cache.policy.description,
+        cache.policy.label,
         cache.capacitySpec.needsWorkingSet ? "\(capacity) (\(cache.capacitySpec))" : capacity,
         Decimal.fixed(cache.hitRatio * 100, 2) + " %",
         objectMode ? "-" : Decimal.fixed(cache.byteHitRatio * 100, 2) + " %",

@@ -126,7 +126,7 @@ import Testing
 
   @Test func formats() {
     #expect(ByteCount.format(512) == "512 B")
-    #expect(ByteCount.format(1536) == "1.5 KiB")
+    #expect(ByteCount.format(1536) == "1.50 KiB")
     #expect(ByteCount.format(134_217_728) == "128 MiB")
   }
 }
