@@ -71,7 +71,9 @@ struct GenZipf: ParsableCommand {
       let writer: any TraceWriter =
         try outputFormat() == "csv"
         ? try CSVTraceWriter(path: output) : try OracleGeneralWriter(path: output, computeNextAccess: true)
-      try workload.generate(into: writer)
+      let bar = ProgressBar(label: "generating")
+      try workload.generate(into: writer) { done in bar.update(done, Int64(requests)) }
+      bar.finish()
       try writer.commit()
       print("wrote \(output): \(requests) requests over \(objects) objects, zipf alpha \(alpha), seed \(seed)")
     }

@@ -8,8 +8,9 @@ import Reports
   import Darwin
 #endif
 
-/// A one-line progress bar on standard error with requests/s and ETA, redrawn at most ten
-/// times a second; silent when standard error is not a terminal.
+/// A one-line progress bar on standard error with the trace requests handled per second
+/// (each through every cache of the pass) and the ETA, redrawn at most ten times a second;
+/// silent with `--quiet` or when standard error is not a terminal.
 final class ProgressBar: @unchecked Sendable {
   private let enabled: Bool
   private let label: String
@@ -17,9 +18,10 @@ final class ProgressBar: @unchecked Sendable {
   private var lastDraw: UInt64 = 0
   private var drawn = false
 
-  init(label: String, enabled: Bool = isatty(STDERR_FILENO) != 0) {
+  /// A bar labelled `label`; off with `quiet` or when standard error is not a terminal.
+  init(label: String, quiet: Bool = false) {
     self.label = label
-    self.enabled = enabled
+    enabled = !quiet && isatty(STDERR_FILENO) != 0
   }
 
   /// Called by the replayer after each batch.
@@ -38,9 +40,9 @@ final class ProgressBar: @unchecked Sendable {
       line += "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "] "
       line += Decimal.fixed(fraction * 100, 1) + " % "
       let remaining = rate > 0 ? Double(total - done) / rate : 0
-      line += " " + Decimal.fixed(rate / 1e6, 1) + " M req/s  ETA " + Self.clock(remaining)
+      line += " " + Decimal.fixed(rate / 1e6, 1) + " M trace requests/s  ETA " + Self.clock(remaining)
     } else {
-      line += "\(done) requests  " + Decimal.fixed(rate / 1e6, 1) + " M req/s  " + Self.clock(seconds)
+      line += "\(done) requests  " + Decimal.fixed(rate / 1e6, 1) + " M trace requests/s  " + Self.clock(seconds)
     }
     Self.write("\r" + line + "\u{1B}[K")
     drawn = true

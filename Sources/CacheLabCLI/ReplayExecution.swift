@@ -25,10 +25,15 @@ enum ReplayExecution {
     var results: [RunResult] = []
     for (index, configuration) in configurations.enumerated() {
       let label = configurations.count > 1 ? "run \(index + 1)/\(configurations.count)" : "replaying"
-      let bar = ProgressBar(label: label)
+      let bar = ProgressBar(label: label, quiet: options.quiet)
+      let prePass = ProgressBar(label: "measuring the working set", quiet: options.quiet)
       results.append(
         try withTrace(configuration) { configuration in
-          let replayer = Replayer(configuration) { done, total in bar.update(done, total) }
+          var replayer = Replayer(configuration) { done, total in
+            prePass.finish()
+            bar.update(done, total)
+          }
+          replayer.prePassProgress = { done in prePass.update(done, nil) }
           defer { bar.finish() }
           return try replayer.run()
         })

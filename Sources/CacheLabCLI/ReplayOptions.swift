@@ -92,7 +92,7 @@ struct ReplayOptions: ParsableArguments {
   @Flag(help: "Run every policy's invariant self-check at the end.")
   var verify = false
 
-  @Flag(help: "Do not print the table.")
+  @Flag(help: "Do not print the table or the progress bar.")
   var quiet = false
 
   func validate() throws {

@@ -15,6 +15,8 @@ public struct Replayer: Sendable {
   public let configuration: RunConfiguration
   /// Called after each batch with (requests replayed so far, total if known).
   public var progress: (@Sendable (Int64, Int64?) -> Void)?
+  /// Called with the requests read so far during the pre-pass that measures the working set.
+  public var prePassProgress: (@Sendable (Int64) -> Void)?
 
   public init(_ configuration: RunConfiguration, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) {
     self.configuration = configuration
@@ -41,7 +43,7 @@ public struct Replayer: Sendable {
     var summary: TraceSummary?
     if needsSummary {
       do throws(TraceError) {
-        var scanned = try TraceSummary.scan(reader, batch: batch)
+        var scanned = try TraceSummary.scan(reader, batch: batch, progress: prePassProgress)
         if config.ignoreSize { scanned.workingSetBytes = scanned.uniqueObjects }
         summary = scanned
       } catch {

@@ -22,8 +22,11 @@ public struct TraceSummary: Sendable, Equatable {
     objectMode ? uniqueObjects : workingSetBytes
   }
 
-  /// Reads the whole trace once. Memory: one hash entry per distinct object.
-  public static func scan(_ reader: any TraceReader, batch: RequestBatch) throws(TraceError) -> TraceSummary {
+  /// Reads the whole trace once, calling `progress` with the requests read after each batch.
+  /// Memory: one hash entry per distinct object.
+  public static func scan(
+    _ reader: any TraceReader, batch: RequestBatch, progress: ((Int64) -> Void)? = nil
+  ) throws(TraceError) -> TraceSummary {
     var summary = TraceSummary()
     var seen = SlotArena<Void>(initialCapacity: 1 << 16)
     var first = true
@@ -44,6 +47,7 @@ public struct TraceSummary: Sendable, Equatable {
         }
         if let last = requests.last { summary.lastTime = last.time }
       }
+      progress?(summary.requests)
     }
     return summary
   }
