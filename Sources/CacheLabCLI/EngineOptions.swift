@@ -25,22 +25,25 @@ struct EngineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Expiry of a custom engine's tiers: none, ttl:300s[,sliding], http[:heuristic=0.1][,shared], mknetworkkit, mknetworkkit-intended, urlcache-linux.",
+      "Expiry of a custom engine's tiers: none, ttl:300s[,sliding], http[:heuristic=0.1][,shared], mknetworkkit, mknetworkkit-intended, urlcache-linux. (default: none)",
       valueName: "model"))
   var expiry: String?
 
   @Option(
     help: ArgumentHelp(
-      "Custom engine: write-through or write-on-evict (spill memory victims to disk).", valueName: "rule"))
+      "Custom engine: write-through or write-on-evict (spill memory victims to disk). (default: write-through)",
+      valueName: "rule"))
   var writePolicy: String?
 
   @Option(
-    help: ArgumentHelp("Custom engine: what a disk hit does to memory: tracked, untracked or none.", valueName: "rule"))
+    help: ArgumentHelp(
+      "Custom engine: what a disk hit does to memory: tracked, untracked or none. (default: tracked)", valueName: "rule"
+    ))
   var promote: String?
 
   @Option(
     help: ArgumentHelp(
-      "Disk backend: simulated (default) or file:DIR (real files; one subfolder per engine, named from its configuration).",
+      "Disk backend: simulated or file:DIR (real files; one subfolder per engine, named from its configuration). (default: simulated)",
       valueName: "backend"))
   var diskBackend: String?
 

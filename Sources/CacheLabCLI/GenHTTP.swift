@@ -8,10 +8,10 @@ struct GenHTTP: ParsableCommand {
     commandName: "http",
     abstract: "Write a seeded HTTP workload (CacheLab CSV) for the cache engine.",
     discussion: """
-      Zipf popularity over URLs of two content classes (images and JSON data), per-object \\
-      Cache-Control, Expires, ETag and Last-Modified, origin changes as a Poisson process, \\
-      occasional origin failures, and app sessions with background, foreground, terminate, \\
-      launch and memory-warning events. The same options always write the same file. See \\
+      Zipf popularity over URLs of two content classes (images and JSON data), per-object \
+      Cache-Control, Expires, ETag and Last-Modified, origin changes as a Poisson process, \
+      occasional origin failures, and app sessions with background, foreground, terminate, \
+      launch and memory-warning events. The same options always write the same file. See \
       Traces/README.md for the columns.
       """)
 
