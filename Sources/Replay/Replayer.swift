@@ -40,6 +40,18 @@ public struct Replayer: Sendable {
     let needsSummary =
       config.capacities.contains(where: \.needsWorkingSet)
       || (config.warmup.needsRequestCount && reader.knownRequestCount == nil)
+    let needsNextAccess =
+      config.policies.contains(where: \.entry.descriptor.needsNextAccess) && !reader.traits.hasNextAccess
+    if config.tracePath == "-", needsSummary || needsNextAccess {
+      throw .configuration(
+        ConfigurationError(
+          .invalidValue,
+          "standard input can be read only once, but "
+            + (needsSummary
+              ? "fractional sizes (or a fractional warm-up) need a pre-pass to measure the trace; give absolute sizes such as 64MiB"
+              : "the offline policies need a pre-pass for next-access times")
+            + ", or save the trace to a file"))
+    }
     var summary: TraceSummary?
     if needsSummary {
       do throws(TraceError) {
@@ -53,7 +65,7 @@ public struct Replayer: Sendable {
     }
 
     var nextAccess: NextAccessIndex?
-    if config.policies.contains(where: \.entry.descriptor.needsNextAccess) && !reader.traits.hasNextAccess {
+    if needsNextAccess {
       do throws(TraceError) {
         nextAccess = try NextAccessIndex.build(reader, batch: batch)
       } catch {

@@ -30,6 +30,17 @@ final class ChunkedFile {
 
   init(path: String, bufferSize: Int = 1 << 20) throws(TraceError) {
     self.path = path
+    if path == "-" {
+      // Standard input, read once from the start (a pipe or a redirected file).
+      descriptor = dup(STDIN_FILENO)
+      guard descriptor >= 0 else {
+        throw TraceError(.cannotOpen, path: path, "cannot read standard input: \(systemErrorMessage(currentErrno))")
+      }
+      regularFileSize = nil
+      bufferCapacity = bufferSize
+      buffer = .allocate(byteCount: bufferSize, alignment: 16)
+      return
+    }
     // Only regular files: a named FIFO would block in open(2), a device (/dev/zero) never ends.
     var before = stat()
     if stat(path, &before) == 0, before.st_mode & S_IFMT != S_IFREG, before.st_mode & S_IFMT != S_IFDIR {
