@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
   ],
   targets: [
     .target(name: "CPrefetch"),
@@ -50,6 +51,7 @@ let package = Package(
       dependencies: [
         "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
       ]
     ),
     .executableTarget(name: "cachelab", dependencies: ["CacheLabCLI"]),

@@ -25,19 +25,29 @@ public struct CacheLab: ParsableCommand {
 
   public init() {}
 
-  /// Runs the command line, first catching mistyped subcommands and options (exit 64).
+  /// Runs the command line: expands a study file (`--config`) into one invocation per trace,
+  /// catches mistyped subcommands and options (exit 64), then runs each invocation.
   public static func main() {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if let problem = ArgumentSpelling.problem(arguments, root: CacheLab.self) {
-      StandardError.write(
-        "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
-          + "  See '\(problem.command) --help' for more information.\n")
-      #if canImport(Glibc)
-        Glibc.exit(ExitCode.validationFailure.rawValue)
-      #else
-        Darwin.exit(ExitCode.validationFailure.rawValue)
-      #endif
+    let given = Array(CommandLine.arguments.dropFirst())
+    let invocations: [[String]]
+    do {
+      invocations = try StudyFile.expand(given) ?? [given]
+    } catch {
+      exit(withError: error)
     }
-    main(arguments)
+    for arguments in invocations {
+      if let problem = ArgumentSpelling.problem(arguments, root: CacheLab.self) {
+        StandardError.write(
+          "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
+            + "  See '\(problem.command) --help' for more information.\n")
+        #if canImport(Glibc)
+          Glibc.exit(ExitCode.validationFailure.rawValue)
+        #else
+          Darwin.exit(ExitCode.validationFailure.rawValue)
+        #endif
+      }
+      main(arguments)
+      if invocations.count > 1 || arguments != given { StudyFile.record(arguments) }
+    }
   }
 }

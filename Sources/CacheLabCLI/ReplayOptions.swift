@@ -92,10 +92,18 @@ struct ReplayOptions: ParsableArguments {
   @Flag(help: "Run every policy's invariant self-check at the end.")
   var verify = false
 
+  @Option(
+    help: ArgumentHelp(
+      "A study file (TOML): [[trace]] tables (path, format, ignore-size, warmup) and a [run] table whose keys are these options' names; command-line options override it.",
+      valueName: "study.toml"))
+  var config: String?
+
   @Flag(help: "Do not print the table or the progress bar.")
   var quiet = false
 
   func validate() throws {
+    // run and sweep expand --config before parsing; anywhere else it would be ignored.
+    guard config == nil else { throw ValidationError("--config works with run and sweep") }
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
     for (name, value) in [
       ("--output", output), ("--json", json), ("--report", report), ("--window-series", windowSeries),
