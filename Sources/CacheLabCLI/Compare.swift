@@ -20,6 +20,10 @@ struct Compare: ParsableCommand {
       difference, no test needed) or none (a single run of a randomised policy). Windows \
       that are autocorrelated are merged into batch means. With several tests, Holm-adjusted \
       p-values are added.
+
+      Examples:
+        cachelab compare --trace Traces/zipf-demo.oracleGeneral.bin --policies lru,sieve --sizes 0.05 --window 10000r
+        cachelab compare before.csv after.csv --metric byte_hit_ratio
       """)
 
   @Argument(

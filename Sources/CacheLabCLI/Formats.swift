@@ -3,7 +3,8 @@ import Traces
 
 /// `cachelab formats`: the trace formats with their parameters.
 struct Formats: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "List the trace formats with their parameters.")
+  static let configuration = CommandConfiguration(
+    abstract: "List the trace formats with their parameters.", discussion: "Examples:\n  cachelab formats\n")
 
   func run() {
     print(Self.listing(), terminator: "")

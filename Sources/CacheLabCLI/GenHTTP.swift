@@ -13,6 +13,10 @@ struct GenHTTP: ParsableCommand {
       occasional origin failures, and app sessions with background, foreground, terminate, \
       launch and memory-warning events. The same options always write the same file. See \
       Traces/README.md for the columns.
+
+      Examples:
+        cachelab gen http --requests 200000 --seed 7 --output http.cachelab.csv
+        cachelab gen http --requests 10000 --failure-rate 0.05 --output flaky.cachelab.csv
       """)
 
   @Option(help: "Number of requests (event rows come on top).")

@@ -13,6 +13,10 @@ struct GenZipf: ParsableCommand {
       from --sizes, arrivals are a Poisson process at --rate requests per second. The same \
       options always write the same file. oracle-general output carries exact next-access \
       indices (one backward pass at the end); CSV output is 'time,key,size'.
+
+      Examples:
+        cachelab gen zipf --objects 10000 --requests 80000 --alpha 0.9 --seed 2026 --output zipf.oracleGeneral.bin
+        cachelab gen zipf --objects 1000 --requests 5000 --sizes fixed:4096 --output small.csv
       """)
 
   @Option(help: "Number of distinct objects.")

@@ -12,6 +12,10 @@ struct Inspect: ParsableCommand {
       One streaming pass. Reuse distance is the number of distinct objects requested between \
       two requests to the same object (LRU stack distance); the Zipf exponent is a least-squares \
       fit of log frequency against log rank over objects requested at least twice (GSL).
+
+      Examples:
+        cachelab inspect Traces/zipf-demo.oracleGeneral.bin
+        cachelab inspect ../shared/traces/cache2k/web07.trace --format int32-be --output web07.csv
       """)
 
   @Argument(help: ArgumentHelp("The trace file.", valueName: "trace"))

@@ -9,6 +9,9 @@ struct Merge: ParsableCommand {
     discussion: """
       The result equals the report of the unsharded sweep except for timing columns. Fails \
       (exit 1) when a report's columns differ, a cell is in two reports or any cell is missing.
+
+      Examples:
+        cachelab merge shard-*.csv --output sweep.csv
       """)
 
   @Argument(help: ArgumentHelp("Shard reports (CSV).", valueName: "report.csv"))

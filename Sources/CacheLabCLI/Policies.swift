@@ -5,7 +5,8 @@ import Policies
 /// `cachelab policies`: the registry, with parameters and defaults.
 struct Policies: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "List the eviction policies with their parameters and defaults.")
+    abstract: "List the eviction policies with their parameters and defaults.",
+    discussion: "Examples:\n  cachelab policies\n  cachelab policies --details\n  cachelab policies --names\n")
 
   @Flag(help: "Also show each policy's origin and memory per object.")
   var details = false

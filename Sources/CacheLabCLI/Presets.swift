@@ -4,7 +4,8 @@ import Engine
 /// `cachelab presets`: the library presets with their parameters.
 struct Presets: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "presets", abstract: "List the engine presets that reproduce real library caches.")
+    commandName: "presets", abstract: "List the engine presets that reproduce real library caches.",
+    discussion: "Examples:\n  cachelab presets --details\n  cachelab presets --markdown > presets.md\n")
 
   @Flag(
     help:

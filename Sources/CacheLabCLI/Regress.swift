@@ -29,6 +29,11 @@ struct Regress: ParsableCommand {
       Relative trace paths are found from the working directory, else from the baseline \
       directory or its parents, so a baseline runs from anywhere. Exit 0: nothing \
       regressed; 1: a regression or an error.
+
+      Examples:
+        cachelab regress --baseline Reports/baseline
+        cachelab regress --create ci/baseline --trace app.cachelab.csv --policies lru,sieve --sizes 64MiB --repeat 3
+        cachelab regress --baseline ci/baseline --no-speed --junit gate.xml
       """)
 
   @Option(help: ArgumentHelp("Directory of baseline CSV reports.", valueName: "dir"))

@@ -19,6 +19,11 @@ struct Run: ParsableCommand {
       (or says the configuration is deterministic); --window adds the request-weighted window \
       mean, sd and interval (batch means when windows are autocorrelated) and --window-series \
       writes every window; --report DIR writes a Markdown summary with SVG charts.
+
+      Examples:
+        cachelab run --trace Traces/zipf-demo.oracleGeneral.bin --policies lru,sieve --sizes 0.01,0.1
+        cachelab run --trace Traces/http-demo.cachelab.csv --preset sdwebimage,kingfisher --output presets.csv
+        cachelab run --config Examples/study.toml --sizes 0.05
       """)
 
   @OptionGroup var options: ReplayOptions

@@ -13,6 +13,10 @@ struct Sweep: ParsableCommand {
       trace in the same pass, spread over all cores. --shard i/N runs only part i of N of the \
       grid, so a large sweep can run as an array job; 'cachelab merge' joins the shard \
       reports into the report the unsharded sweep writes.
+
+      Examples:
+        cachelab sweep --trace Traces/zipf-demo.oracleGeneral.bin --policies lru,s3fifo --sizes log:0.001:0.5:12 --report sweep/
+        cachelab sweep --trace big.oracleGeneral.bin --policies lru --sizes log:0.001:0.5:20 --shard 0/4 --output shard-0.csv
       """)
 
   @OptionGroup var options: ReplayOptions

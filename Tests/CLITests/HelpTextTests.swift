@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 /// Every subcommand's help renders cleanly: exit 0, no stray line-continuation backslashes,
@@ -23,5 +25,39 @@ import Testing
       let window = help[start.lowerBound...].prefix(400)
       #expect(window.contains("(default:"), "\(option) lacks its default")
     }
+  }
+
+  /// `cachelab COMMAND --help` at a fixed width of 100 columns.
+  static func help(_ command: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CLI.binary)
+    process.arguments = command + ["--help"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = "100"
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Every help text equals its snapshot in Tests/CLITests/HelpSnapshots (regenerate with
+  /// `CACHELAB_UPDATE_SNAPSHOTS=1 swift test --filter HelpTextTests` after an intended change),
+  /// and carries examples.
+  @Test(arguments: HelpTextTests.commands)
+  func helpMatchesItsSnapshot(command: [String]) throws {
+    let text = try Self.help(command)
+    #expect(text.contains("Examples:\n  cachelab \(command.joined(separator: " "))"), "\(command) lacks examples")
+    let snapshot = Paths.packageRoot.appendingPathComponent(
+      "Tests/CLITests/HelpSnapshots/\(command.joined(separator: "-")).txt")
+    if ProcessInfo.processInfo.environment["CACHELAB_UPDATE_SNAPSHOTS"] == "1" {
+      try FileManager.default.createDirectory(
+        at: snapshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: snapshot, atomically: true, encoding: .utf8)
+    }
+    let expected = try String(contentsOf: snapshot, encoding: .utf8)
+    #expect(text == expected, "help of \(command) changed; update the snapshot if intended")
   }
 }
