@@ -45,7 +45,9 @@ struct Run: ParsableCommand {
   /// One line naming the trace and its totals.
   static func describe(_ result: RunResult) -> String {
     let configuration = result.configuration
-    var line = "\(configuration.tracePath) (\(configuration.trace)): \(result.replayedRequests) requests"
+    var line =
+      "\(configuration.tracePath) (\(configuration.trace)): \(result.replayedRequests - result.otherRows) requests"
+    if result.otherRows > 0 { line += " + \(result.otherRows) put, delete, event and origin rows" }
     if let summary = result.summary {
       line += ", \(summary.uniqueObjects) objects"
       if !configuration.ignoreSize { line += ", working set \(ByteCount.format(summary.workingSetBytes))" }
@@ -53,7 +55,7 @@ struct Run: ParsableCommand {
     if result.warmupRequests > 0 { line += ", \(result.warmupRequests) warm-up" }
     line += ", \(configuration.ignoreSize ? "object" : "byte") mode"
     if let shard = configuration.shard { line += ", shard \(shard)" }
-    line += ", \(Double(Int(result.wallSeconds * 100)) / 100) s"
+    line += ", \(Decimal.fixed(result.wallSeconds, 2)) s"
     return line
   }
 }

@@ -120,6 +120,7 @@ public struct Replayer: Sendable {
     var replayed: Int64 = 0
     var countedRequests: Int64 = 0
     var countedBytes: Int64 = 0
+    var otherRows: Int64 = 0
     var warmupRequests: Int64 = 0
     var warmupEnded = config.warmup == .none
     var warmupDeadline: Int64?
@@ -172,6 +173,7 @@ public struct Replayer: Sendable {
         }
       }
       batch.withRequests { requests in
+        for request in requests where request.operation != .get { otherRows += 1 }
         for index in counted where requests[index].operation == .get {
           countedBytes &+= requests[index].size
           countedRequests += 1
@@ -234,7 +236,8 @@ public struct Replayer: Sendable {
           replaySeconds: clock.seconds(of: simulations.count + offset), cell: engineCells[offset].cell))
     }
     return RunResult(
-      configuration: config, summary: summary, replayedRequests: replayed, warmupRequests: warmupRequests,
+      configuration: config, summary: summary, replayedRequests: replayed, otherRows: otherRows,
+      warmupRequests: warmupRequests,
       caches: caches, engines: engineResults, wallSeconds: wallSeconds, windows: windows?.records ?? [])
   }
 

@@ -63,8 +63,10 @@ public struct RunResult: Sendable {
   public let configuration: RunConfiguration
   /// Whole-trace totals, when a pre-pass was made (fraction sizes or warm-up).
   public let summary: TraceSummary?
-  /// All requests replayed, warm-up included.
+  /// All rows replayed (requests and put, delete, event and origin rows), warm-up included.
   public let replayedRequests: Int64
+  /// Rows that are not get requests (puts, deletes, lifecycle events, origin updates).
+  public let otherRows: Int64
   /// Requests that only warmed the caches.
   public let warmupRequests: Int64
   /// One entry per (policy, capacity), policies outer, capacities inner.

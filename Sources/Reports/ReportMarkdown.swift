@@ -42,7 +42,8 @@ enum ReportMarkdown {
     guard let first = runs.first else { return "" }
     let configuration = first.configuration
     var text = "- trace: `\(configuration.tracePath)` (\(configuration.trace))\n"
-    text += "- rows replayed: \(first.replayedRequests)"
+    text += "- requests: \(first.replayedRequests - first.otherRows)"
+    if first.otherRows > 0 { text += " + \(first.otherRows) put, delete, event and origin rows" }
     if first.warmupRequests > 0 { text += " (\(first.warmupRequests) warm-up)" }
     text += "\n"
     if let summary = first.summary {
