@@ -46,7 +46,9 @@ public struct TraceInspection: Sendable {
   /// Reads `path` in `format` and characterises it.
   ///
   /// - Throws: ``TraceError`` for an unreadable or malformed trace.
-  public static func inspect(_ path: String, format: TraceSpec) throws(TraceError) -> TraceInspection {
+  public static func inspect(
+    _ path: String, format: TraceSpec, progress: ((Int64, Int64?) -> Void)? = nil
+  ) throws(TraceError) -> TraceInspection {
     let reader = try format.open(path)
     let batch = RequestBatch(capacity: 1 << 16)
     var result = TraceInspection()
@@ -61,6 +63,7 @@ public struct TraceInspection: Sendable {
     result.hasTime = reader.traits.hasTime
     while try reader.read(into: batch) {
       result.rows += Int64(batch.count)
+      progress?(result.rows, reader.knownRequestCount)
       batch.withRequests { requests in
         for request in requests where request.operation == .get {
           if result.requests == 0 { result.firstTime = request.time }

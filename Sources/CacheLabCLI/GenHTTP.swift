@@ -58,7 +58,14 @@ struct GenHTTP: ParsableCommand {
       let workload = HTTPWorkload(
         requests: requests, seed: seed, objects: objects, alpha: alpha, imageFraction: imageFraction, rate: rate,
         failureRate: failureRate)
-      try workload.generate { (line) throws(FileError) in try file.write(line) }
+      let bar = ProgressBar(label: "generating")
+      var rows: Int64 = 0
+      try workload.generate { (line) throws(FileError) in
+        try file.write(line)
+        rows += 1
+        if rows & 0xFFFF == 0 { bar.update(rows, Int64(requests)) }
+      }
+      bar.finish()
       try file.commit()
       print("wrote \(output): \(requests) HTTP requests over \(objects) URLs, seed \(seed)")
     }

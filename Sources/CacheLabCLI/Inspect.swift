@@ -36,7 +36,9 @@ struct Inspect: ParsableCommand {
   func run() throws {
     try CLIErrors.translating {
       let writer = try output.map { path in try AtomicFileWriter(path: path) }
-      let inspection = try TraceInspection.inspect(trace, format: try spec())
+      let bar = ProgressBar(label: "inspecting")
+      let inspection = try TraceInspection.inspect(trace, format: try spec()) { done, total in bar.update(done, total) }
+      bar.finish()
       print(Self.text(inspection, trace: trace), terminator: "")
       if let writer {
         try writer.write(Self.csv(inspection))
