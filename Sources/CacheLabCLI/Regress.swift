@@ -255,15 +255,10 @@ struct Regress: ParsableCommand {
 
   /// The `.csv` files directly in `directory`, sorted.
   static func reports(in directory: String) throws -> [String] {
-    guard let handle = opendir(directory) else {
+    guard let entries = directoryEntries(directory) else {
       throw FileError(path: directory, "cannot open the baseline directory: \(systemErrorMessage(currentErrno))")
     }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name.hasSuffix(".csv") && !name.hasPrefix(".") { names.append(name) }
-    }
+    let names = entries.filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }
     guard !names.isEmpty else { throw FileError(path: directory, "no baseline reports (*.csv) here") }
     return names.sorted().map { directory + "/" + $0 }
   }

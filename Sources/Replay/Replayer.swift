@@ -173,10 +173,13 @@ public struct Replayer: Sendable {
         }
       }
       batch.withRequests { requests in
-        for request in requests where request.operation != .get { otherRows += 1 }
-        for index in counted where requests[index].operation == .get {
-          countedBytes &+= requests[index].size
-          countedRequests += 1
+        for index in 0..<count {
+          if requests[index].operation != .get {
+            otherRows += 1
+          } else if index >= boundary {
+            countedBytes &+= requests[index].size
+            countedRequests += 1
+          }
         }
       }
       replayed += Int64(count)

@@ -13,15 +13,25 @@ enum CLI {
     var stderr: String
   }
 
-  static func run(_ arguments: [String]) throws -> Outcome {
+  /// Runs `cachelab arguments`, with `input` on standard input and `environment` added.
+  static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let stdin = Pipe()
+    if input != nil { process.standardInput = stdin }
     try process.run()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -29,18 +29,7 @@ import Testing
 
   /// `cachelab COMMAND --help` at a fixed width of 100 columns.
   static func help(_ command: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CLI.binary)
-    process.arguments = command + ["--help"]
-    var environment = ProcessInfo.processInfo.environment
-    environment["COLUMNS"] = "100"
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try CLI.run(command + ["--help"], environment: ["COLUMNS": "100"]).stdout
   }
 
   /// Every help text equals its snapshot in Tests/CLITests/HelpSnapshots (regenerate with

@@ -70,35 +70,13 @@ import Testing
 }
 
 extension MachineOutputTests {
-  /// Runs the CLI with `input` on standard input.
-  static func run(_ arguments: [String], input: String) throws -> CLI.Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CLI.binary)
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CLI.Outcome(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
-  }
-
   @Test func aTraceOnStandardInputNeedsAbsoluteSizes() throws {
     let rows = "time,key,size\n1,2,3\n2,3,4\n3,2,3\n"
-    let piped = try Self.run(
+    let piped = try CLI.run(
       ["run", "--trace", "-", "--format", "csv", "--policies", "lru", "--sizes", "1MiB", "--output", "-"], input: rows)
     #expect(piped.status == 0, "\(piped.stderr)")
     #expect(piped.stdout.contains("\n-,csv,lru,,1048576,1048576,false,0,0,3,10,1,2,7,"), "\(piped.stdout)")
-    let fraction = try Self.run(
+    let fraction = try CLI.run(
       ["run", "--trace", "-", "--format", "csv", "--policies", "lru", "--sizes", "0.5"], input: rows)
     #expect(fraction.status == 64)
     #expect(fraction.stderr.contains("standard input can be read only once"))

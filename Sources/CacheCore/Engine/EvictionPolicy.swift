@@ -49,7 +49,7 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   /// Stores the object of `request` whether or not it is cached (a `put`, or an engine
   /// storing a fetched response). The default removes a cached copy and inserts the object as
   /// new; a policy whose library updates a cached object in place overrides it. Returns
-  /// `.inserted` if the object is cached afterwards, `.rejected` otherwise.
+  /// `.inserted`, or `.rejected` when the policy did not keep the object.
   mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
 
   /// Serves `requests[range]` in order, adding to `counters`. The default (shared by all
@@ -85,7 +85,8 @@ extension EvictionPolicy where Self: ~Copyable {
   @inlinable
   public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
     _ = remove(request.key)
-    return handle(request, victims: &victims) == .rejected ? .rejected : (contains(request.key) ? .inserted : .rejected)
+    // Just removed, so never a hit: `.inserted` or `.rejected`, as `handle` reports it.
+    return handle(request, victims: &victims)
   }
 
   @inlinable

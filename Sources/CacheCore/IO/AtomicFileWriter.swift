@@ -86,10 +86,7 @@ public final class AtomicFileWriter {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     let prefix = String(slash.map { path[path.index(after: $0)...] } ?? Substring(path)) + ".tmp-"
-    guard let handle = opendir(folder) else { return }
-    defer { closedir(handle) }
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in directoryEntries(folder) ?? [] {
       guard name.hasPrefix(prefix) else { continue }
       let rest = name.dropFirst(prefix.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }

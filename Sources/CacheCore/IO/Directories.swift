@@ -17,3 +17,16 @@ public func makeDirectories(_ path: String, purpose: String) throws(FileError) {
     }
   }
 }
+
+/// The names in directory `path` (without `.` and `..`), unsorted; nil if it cannot be opened
+/// (`currentErrno` says why).
+public func directoryEntries(_ path: String) -> [String]? {
+  guard let handle = opendir(path) else { return nil }
+  defer { closedir(handle) }
+  var names: [String] = []
+  while let entry = readdir(handle) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}

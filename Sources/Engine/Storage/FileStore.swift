@@ -366,13 +366,7 @@ final class FileStore: DiskBackend {
     var found: [(key: UInt64, metadata: EntryMetadata)] = []
     let folders = namespaces ? ContentClass.allCases.map(folder) : [directory]
     for folder in folders {
-      guard let handle = opendir(folder) else { continue }
-      var names: [String] = []
-      while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-      }
-      closedir(handle)
+      guard let names = directoryEntries(folder) else { continue }
       for name in names.sorted() {
         let file = folder + "/" + name
         var info = stat()

@@ -50,14 +50,7 @@ public struct FileStoreContents: Equatable, Sendable {
   /// Calls `body` with each store file (path, whether it is an object rather than a leftover).
   private static func forEachStoreFile(_ directory: String, _ body: (String, Bool) -> Void) {
     for folder in [directory] + ContentClass.allCases.map({ directory + "/" + $0.name }) {
-      guard let handle = opendir(folder) else { continue }
-      var names: [String] = []
-      while let entry = readdir(handle) {
-        names.append(
-          withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-      }
-      closedir(handle)
-      for name in names {
+      for name in directoryEntries(folder) ?? [] {
         if name.hasPrefix(".tmp-") {
           body(folder + "/" + name, false)
         } else if name.count == 32, name.allSatisfy(\.isHexDigit) {
