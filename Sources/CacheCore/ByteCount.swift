@@ -53,4 +53,15 @@ public enum ByteCount {
     let sign = hundredths < 0 ? "-" : ""
     return "\(sign)\(abs(hundredths / 100)).\(fraction < 10 ? "0" : "")\(fraction) \(units[unit])"
   }
+
+  /// `bytes` as a specification that parses back to exactly the same count: the largest
+  /// binary unit that divides it (`512MiB`, `4KiB`), else plain bytes (`100000000`).
+  public static func exact(_ bytes: Int64) -> String {
+    guard bytes != 0 else { return "0" }
+    for (unit, scale) in [("TiB", Int64(1) << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+    where bytes % scale == 0 {
+      return "\(bytes / scale)\(unit)"
+    }
+    return String(bytes)
+  }
 }

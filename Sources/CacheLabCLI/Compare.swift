@@ -33,8 +33,8 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var options: ReplayOptions
 
-  @Option(help: ArgumentHelp("Metric to compare: \(Metric.names.joined(separator: ", ")).", valueName: "column"))
-  var metric = "hit_ratio"
+  @Option(help: ArgumentHelp("The report column to compare.", valueName: "column"))
+  var metric: Metric = .hitRatio
 
   @Option(
     help: ArgumentHelp(
@@ -46,9 +46,6 @@ struct Compare: ParsableCommand {
   var comparison: String?
 
   func validate() throws {
-    guard Metric.named(metric) != nil else {
-      throw ValidationError("unknown metric '\(metric)'; one of: \(Metric.names.joined(separator: ", "))")
-    }
     if reports.isEmpty {
       guard options.trace != nil else {
         throw ValidationError("give report files, or --trace with --policies/--sizes or --preset to replay")
@@ -69,7 +66,6 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     try CLIErrors.translating {
-      let metric = Metric.named(self.metric) ?? Metric.all[0]
       let writer = try comparison.map { path in try AtomicFileWriter(path: path) }
       var sources: [[ConfigurationSamples]] = []
       if reports.isEmpty {
@@ -89,4 +85,15 @@ struct Compare: ParsableCommand {
         result.render() + ReplayExecution.written(options) + (comparison.map { "wrote \($0)\n" } ?? ""), terminator: "")
     }
   }
+}
+
+extension Metric: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard let metric = Metric.named(argument) else { return nil }
+    self = metric
+  }
+
+  public static var allValueStrings: [String] { Metric.names }
+
+  public var defaultValueDescription: String { name }
 }

@@ -31,15 +31,15 @@ struct EngineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Custom engine: write-through or write-on-evict (spill memory victims to disk). (default: write-through)",
+      "Custom engine: when objects reach disk; write-on-evict spills memory victims to disk. \(WritePolicy.valuesAndDefault(.writeThrough))",
       valueName: "rule"))
-  var writePolicy: String?
+  var writePolicy: WritePolicy?
 
   @Option(
     help: ArgumentHelp(
-      "Custom engine: what a disk hit does to memory: tracked, untracked or none. (default: tracked)", valueName: "rule"
-    ))
-  var promote: String?
+      "Custom engine: what a disk hit does to memory (tracked: stored like a fetched object). \(Promotion.valuesAndDefault(.tracked))",
+      valueName: "rule"))
+  var promote: Promotion?
 
   @Option(
     help: ArgumentHelp(
@@ -100,12 +100,8 @@ struct EngineOptions: ParsableArguments {
     var diskTier = diskOverride
     memoryTier?.expiry = model
     diskTier?.expiry = model
-    guard let write = WritePolicy(rawValue: writePolicy ?? "write-through") else {
-      throw ConfigurationError(.invalidValue, "--write-policy must be write-through or write-on-evict")
-    }
-    guard let promotion = Promotion(rawValue: promote ?? "tracked") else {
-      throw ConfigurationError(.invalidValue, "--promote must be tracked, untracked or none")
-    }
+    let write = writePolicy ?? .writeThrough
+    let promotion = promote ?? .tracked
     guard diskTier != nil || backend == .simulated else {
       throw ConfigurationError(.invalidValue, "--disk-backend file needs a --disk tier")
     }
@@ -177,3 +173,6 @@ struct EngineOptions: ParsableArguments {
     }
   }
 }
+
+extension WritePolicy: ChoiceOption {}
+extension Promotion: ChoiceOption {}

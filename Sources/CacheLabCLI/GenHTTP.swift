@@ -19,6 +19,9 @@ struct GenHTTP: ParsableCommand {
         cachelab gen http --requests 10000 --failure-rate 0.05 --output flaky.cachelab.csv
       """)
 
+  @Option(help: ArgumentHelp("Output file (written atomically).", valueName: "path"))
+  var output: String
+
   @Option(help: "Number of requests (event rows come on top).")
   var requests: Int64 = 100_000
 
@@ -40,8 +43,8 @@ struct GenHTTP: ParsableCommand {
   @Option(help: "Fraction of requests the origin fails (half 503, half network errors).")
   var failureRate: Double = 0.005
 
-  @Option(help: ArgumentHelp("Output file (written atomically).", valueName: "path"))
-  var output: String
+  @Flag(help: "Do not print the progress bar or the summary line.")
+  var quiet = false
 
   func validate() throws {
     guard requests > 0 else { throw ValidationError("--requests must be positive") }
@@ -58,7 +61,7 @@ struct GenHTTP: ParsableCommand {
       let workload = HTTPWorkload(
         requests: requests, seed: seed, objects: objects, alpha: alpha, imageFraction: imageFraction, rate: rate,
         failureRate: failureRate)
-      let bar = ProgressBar(label: "generating")
+      let bar = ProgressBar(label: "generating", quiet: quiet)
       var rows: Int64 = 0
       try workload.generate { (line) throws(FileError) in
         try file.write(line)
@@ -67,7 +70,7 @@ struct GenHTTP: ParsableCommand {
       }
       bar.finish()
       try file.commit()
-      print("wrote \(output): \(requests) HTTP requests over \(objects) URLs, seed \(seed)")
+      if !quiet { print("wrote \(output): \(requests) HTTP requests over \(objects) URLs, seed \(seed)") }
     }
   }
 }

@@ -27,6 +27,9 @@ struct Inspect: ParsableCommand {
   @Option(help: ArgumentHelp("Also write the figures as CSV (section,name,low,high,value).", valueName: "file.csv"))
   var output: String?
 
+  @Flag(help: "Do not print the progress bar.")
+  var quiet = false
+
   func validate() throws {
     _ = try CLIErrors.translating { try spec() }
   }
@@ -36,7 +39,7 @@ struct Inspect: ParsableCommand {
   func run() throws {
     try CLIErrors.translating {
       let writer = try output.map { path in try AtomicFileWriter(path: path) }
-      let bar = ProgressBar(label: "inspecting")
+      let bar = ProgressBar(label: "inspecting", quiet: quiet)
       let inspection = try TraceInspection.inspect(trace, format: try spec()) { done, total in bar.update(done, total) }
       bar.finish()
       print(Self.text(inspection, trace: trace), terminator: "")

@@ -36,14 +36,11 @@ struct Regress: ParsableCommand {
         cachelab regress --baseline ci/baseline --no-speed --junit gate.xml
       """)
 
-  @Option(help: ArgumentHelp("Directory of baseline CSV reports.", valueName: "dir"))
-  var baseline: String?
+  @OptionGroup(title: "Baseline (give one)")
+  var target: RegressTarget
 
-  @Option(
-    help: ArgumentHelp(
-      "Make a baseline in this directory from the replay options (--trace, --policies, --sizes, --preset, --repeat, ...), then stop.",
-      valueName: "dir"))
-  var create: String?
+  var baseline: String? { target.baseline }
+  var create: String? { target.create }
 
   @Option(
     help: ArgumentHelp(

@@ -7,33 +7,11 @@ import Workloads
 
 /// The options shared by `run`, `sweep` and `compare`: what to replay and how.
 struct ReplayOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "The trace file, or gen:zipf:objects=N,requests=M,alpha=A[,rate=R] for a synthetic trace generated per run (and per --repeat seed).",
-      valueName: "path"))
-  var trace: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "Trace format, optionally with parameters (e.g. csv:key-col=2); inferred from the file name when omitted. One of: \(TraceFormat.all.map(\.name).joined(separator: ", ")).",
-      valueName: "name[:k=v,...]"))
-  var format: String?
-
-  @Option(help: ArgumentHelp("Comma-separated policies, e.g. lru,fifo,clock:bits=2,sieve.", valueName: "list"))
-  var policies: String?
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Comma-separated cache sizes: 512, 64KiB, 1.5GiB, fractions of the working set such as 0.1, or log:MIN:MAX:N for N log-spaced sizes.",
-      valueName: "list"))
-  var sizes: String?
+  @OptionGroup(title: "Trace and caches")
+  var input: TraceOptions
 
   @OptionGroup(title: "Cache engines")
   var engine: EngineOptions
-
-  @Flag(help: "Object mode: treat every object as size 1; sizes count objects.")
-  var ignoreSize = false
 
   @Option(
     help: ArgumentHelp(
@@ -77,6 +55,12 @@ struct ReplayOptions: ParsableArguments {
 
   @Option(help: ArgumentHelp("Also write the report's rows as JSON to this file (atomically).", valueName: "file.json"))
   var json: String?
+
+  var trace: String? { input.trace }
+  var format: String? { input.format }
+  var policies: String? { input.policies }
+  var sizes: String? { input.sizes }
+  var ignoreSize: Bool { input.ignoreSize }
 
   /// Whether the table is left out: `--quiet`, or the CSV goes to standard output.
   var tableSuppressed: Bool { quiet || output == "-" }

@@ -28,7 +28,7 @@ public enum TableReport {
         objectMode ? "-" : Decimal.fixed(cache.byteHitRatio * 100, 2) + " %",
         String(cache.counters.misses),
         objectMode ? "-" : ByteCount.format(cache.counters.missBytes),
-        Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 1),
+        Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 2),
       ])
     }
     return rows
@@ -39,7 +39,7 @@ public enum TableReport {
     var rows: [[String]] = [
       [
         "engine", "hit ratio", "memory", "disk", "expired", "304", "200", "stale", "origin", "disk writes",
-        "purges", "p50 ms", "p99 ms",
+        "purges", "p50 µs", "p99 µs",
       ]
     ]
     for engine in run.engines {
@@ -51,8 +51,7 @@ public enum TableReport {
         engine.label, percent(stats.hits), percent(stats.memoryHits), percent(stats.diskHits), String(stats.expired),
         String(stats.revalidated304), String(stats.revalidated200), String(stats.staleServed),
         ByteCount.format(stats.originBytes), String(stats.disk.writes), String(stats.purges),
-        Decimal.fixed(Double(stats.latency.valueAtPercentile(50)) / 1000, 2),
-        Decimal.fixed(Double(stats.latency.valueAtPercentile(99)) / 1000, 2),
+        String(stats.latency.valueAtPercentile(50)), String(stats.latency.valueAtPercentile(99)),
       ])
     }
     return rows

@@ -127,7 +127,9 @@ import Testing
       try CLI.run([
         "run", "--trace", Self.oracle, "--policies", "lru,sieve", "--sizes", "0.1", "--output", report, "--quiet",
       ]).status == 0)
-    try Self.expect(["compare", report, report, "--metric", "nosuch"], status: 64, "unknown metric 'nosuch'")
+    try Self.expect(
+      ["compare", report, report, "--metric", "nosuch"], status: 64,
+      "The value 'nosuch' is invalid for '--metric <column>'")
     try Self.expect(
       ["run", "--trace", Self.oracle, "--policies", "lru,lru", "--sizes", "1MiB"], status: 64, "'lru' is given twice")
     try Self.expect(

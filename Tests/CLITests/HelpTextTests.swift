@@ -23,8 +23,29 @@ import Testing
     for option in ["--expiry", "--write-policy", "--promote", "--disk-backend"] {
       let start = try #require(help.range(of: option))
       let window = help[start.lowerBound...].prefix(400)
-      #expect(window.contains("(default:"), "\(option) lacks its default")
+      #expect(window.contains("default:"), "\(option) lacks its default")
     }
+  }
+
+  /// Options with a fixed set of values list them (argument-parser enums).
+  @Test(arguments: [
+    (["run"], "--write-policy", "write-through, write-on-evict"), (["run"], "--promote", "none, tracked, untracked"),
+    (["gen", "zipf"], "--format", "oracle-general, csv"), (["compare"], "--metric", "hit_ratio, byte_hit_ratio"),
+  ])
+  func fixedValueOptionsListTheirValues(command: [String], option: String, values: String) throws {
+    let help = try CLI.run(command + ["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let start = try #require(help.range(of: option + " <", options: .backwards))
+    #expect(help[start.lowerBound...].prefix(300).contains("(values: " + values), "\(option) does not list its values")
+  }
+
+  /// Required options come first: `--trace` opens run's options, `--output` gen's, `--baseline` regress's.
+  @Test(arguments: [
+    (["run"], "--trace"), (["sweep"], "--trace"), (["gen", "http"], "--output"), (["regress"], "--baseline"),
+  ])
+  func requiredOptionsComeFirst(command: [String], option: String) throws {
+    let help = try CLI.run(command + ["--help"]).stdout
+    let firstOption = try #require(help.split(separator: "\n").first { $0.hasPrefix("  --") })
+    #expect(firstOption.hasPrefix("  \(option) "), "\(command) lists \(firstOption) first")
   }
 
   /// `cachelab COMMAND --help` at a fixed width of 100 columns.

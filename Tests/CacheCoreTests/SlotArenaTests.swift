@@ -129,6 +129,17 @@ import Testing
     #expect(ByteCount.format(1536) == "1.50 KiB")
     #expect(ByteCount.format(134_217_728) == "128 MiB")
   }
+
+  /// Specifications print in the largest unit that divides exactly and parse back to the same count.
+  @Test(
+    arguments: [
+      (536_870_912, "512MiB"), (100_000_000, "100000000"), (4096, "4KiB"), (0, "0"), (1 << 40, "1TiB"),
+      (1_610_612_736, "1536MiB"), (1023, "1023"),
+    ] as [(Int64, String)])
+  func exactSpecificationsRoundTrip(bytes: Int64, text: String) {
+    #expect(ByteCount.exact(bytes) == text)
+    #expect(ByteCount.parse(text) == bytes)
+  }
 }
 
 @Suite struct HashingTests {

@@ -78,7 +78,7 @@ public struct ParameterSpec: Sendable, Equatable {
     case .text:
       return value.isEmpty ? nil : value
     case .byteCount:
-      return ByteCount.parse(value).map(String.init)
+      return ByteCount.parse(value).map(ByteCount.exact)
     case .duration:
       return Duration.microseconds(value).map(Duration.format)
     case .durationOrNever:

@@ -2,7 +2,7 @@ import CacheCore
 import Policies
 
 /// When memory objects reach the disk tier.
-public enum WritePolicy: String, Sendable {
+public enum WritePolicy: String, Sendable, CaseIterable {
   /// Every fetched object is written to disk at once (and to memory).
   case writeThrough = "write-through"
   /// Objects reach disk only when memory evicts (or flushes) them (MKNetworkKit's MKCache).
@@ -10,7 +10,7 @@ public enum WritePolicy: String, Sendable {
 }
 
 /// What a disk hit does to the memory tier.
-public enum Promotion: String, Sendable {
+public enum Promotion: String, Sendable, CaseIterable {
   /// Nothing: the object is served from disk.
   case none
   /// The object is stored in memory like a fetched one.

@@ -48,9 +48,9 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
       size = "unlimited"
     } else {
       switch unit {
-      case .bytes: size = ByteCount.format(capacity).replacingOccurrences(" ", with: "")
+      case .bytes: size = ByteCount.exact(capacity)
       case .count: size = "\(capacity)objects"
-      case .cost: size = "\(capacity)cost"
+      case .cost: size = ByteCount.exact(capacity) + "-cost"
       }
     }
     return "\(policy):\(size)"
@@ -72,7 +72,7 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
     } else if sizeText.hasSuffix("objects"), let count = Int64(sizeText.dropLast("objects".count)), count > 0 {
       unit = .count
       capacity = count
-    } else if sizeText.hasSuffix("cost"), let cost = Int64(sizeText.dropLast("cost".count)), cost > 0 {
+    } else if sizeText.hasSuffix("cost"), let cost = ByteCount.parse(Self.costNumber(sizeText)), cost > 0 {
       unit = .cost
       capacity = cost
     } else if let bytes = ByteCount.parse(sizeText), bytes > 0 {
@@ -82,5 +82,11 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
         .invalidValue, "tier '\(text)': '\(sizeText)' is not a size (e.g. 64MiB, 10objects, 100000cost, unlimited)")
     }
     self.init(policy: try PolicySpec(parsing: policyText), capacity: capacity, unit: unit, expiry: expiry)
+  }
+
+  /// The number of a cost size: `100` of `100cost`, `100MiB` of `100MiB-cost`.
+  private static func costNumber(_ text: String) -> String {
+    let number = text.dropLast("cost".count)
+    return String(number.hasSuffix("-") ? number.dropLast() : number)
   }
 }
