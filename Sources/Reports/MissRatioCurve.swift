@@ -30,7 +30,8 @@ public struct MissRatioCurve: Sendable {
 
 extension MissRatioCurve {
   /// The sweep as a matrix (header first): one row per policy, one column per capacity, miss
-  /// ratios to four decimals ("-" where a policy lacks that size).
+  /// ratios as percentages with two decimals, as every table prints ratios ("-" where a policy
+  /// lacks that size).
   public static func matrix(_ runs: [RunResult]) -> [[String]] {
     guard let first = runs.first else { return [] }
     let curves = curves(runs)
@@ -38,7 +39,7 @@ extension MissRatioCurve {
     var rows = [["miss ratio"] + sizes.map { capacityLabel($0, objectMode: first.configuration.ignoreSize) }]
     for curve in curves {
       let byCapacity = Dictionary(uniqueKeysWithValues: curve.points.map { ($0.capacity, $0.missRatio) })
-      rows.append([curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0, 4) } ?? "-" })
+      rows.append([curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0 * 100, 2) + " %" } ?? "-" })
     }
     return rows
   }
