@@ -39,7 +39,8 @@ extension MissRatioCurve {
     var rows = [["miss ratio"] + sizes.map { capacityLabel($0, objectMode: first.configuration.ignoreSize) }]
     for curve in curves {
       let byCapacity = Dictionary(uniqueKeysWithValues: curve.points.map { ($0.capacity, $0.missRatio) })
-      rows.append([curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0 * 100, 2) + " %" } ?? "-" })
+      rows.append(
+        [curve.policy] + sizes.map { size in byCapacity[size].map { Decimal.fixed($0 * 100, 2) + " %" } ?? "-" })
     }
     return rows
   }
