@@ -3,7 +3,7 @@
 //
 // Module layering (imports only point downward):
 //   CacheCore                      vocabulary, policy protocol, slot storage, engine template
-//   Policies  Traces  Stats(CGSL)  eviction policies / trace readers+writers / GSL statistics
+//   Policies  Traces  Stats(CGSL)  eviction policies / trace readers+writers (zstd, xz, gzip) / GSL statistics
 //   Workloads  Analysis            synthetic trace generators; trace characterisation (Stats + Traces)
 //   Replay                         one-pass multi-cache replayer, capacities, warm-up
 //   Reports                        CSV + table output, atomic writes
@@ -27,11 +27,14 @@ let package = Package(
     .target(name: "CPrefetch"),
     .target(name: "CacheCore", dependencies: ["CPrefetch"]),
     .target(name: "Policies", dependencies: ["CacheCore"]),
-    .target(name: "Traces", dependencies: ["CacheCore"]),
+    .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "Traces", dependencies: ["CacheCore", "CZstd", "CLZMA", "CZlib"]),
     .systemLibrary(
       name: "CGSL",
       pkgConfig: "gsl",
-      providers: [.apt(["libgsl-dev"])]
+      providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
     ),
     .target(name: "Stats", dependencies: ["CGSL"]),
     .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Installs what CacheLab needs besides Swift: pkg-config and the GNU Scientific Library.
-# Does nothing when they are present; safe to run repeatedly.
+# Installs what CacheLab needs besides Swift: pkg-config, the GNU Scientific Library, and the
+# zstd, xz (liblzma) and zlib libraries for compressed traces. Does nothing when they are
+# present; safe to run repeatedly.
 set -euo pipefail
 if ! command -v swift >/dev/null 2>&1; then
   echo "error: swift is not on PATH; install Swift 6.1 or later first (https://swift.org/install)" >&2
   exit 1
 fi
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists gsl; then
-  exit 0
-fi
+modules=(gsl libzstd liblzma zlib)
+missing() {
+  command -v pkg-config >/dev/null 2>&1 || return 0
+  for module in "${modules[@]}"; do pkg-config --exists "$module" || return 0; done
+  return 1
+}
+missing || exit 0
 if [ "$(uname)" = Darwin ]; then
-  echo "installing gsl and pkg-config with Homebrew ..." >&2
-  brew install gsl pkg-config
+  echo "installing gsl, zstd, xz and pkg-config with Homebrew ..." >&2
+  brew install gsl zstd xz pkg-config
   exit 0
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
-echo "installing libgsl-dev and pkg-config ..." >&2
+packages=(libgsl-dev libzstd-dev liblzma-dev zlib1g-dev pkg-config)
+echo "installing ${packages[*]} ..." >&2
 export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get install -y --no-install-recommends libgsl-dev pkg-config >/dev/null; then
+if ! $sudo apt-get install -y --no-install-recommends "${packages[@]}" >/dev/null; then
   $sudo apt-get update >/dev/null
-  $sudo apt-get install -y --no-install-recommends libgsl-dev pkg-config >/dev/null
+  $sudo apt-get install -y --no-install-recommends "${packages[@]}" >/dev/null
 fi
-pkg-config --exists gsl || { echo "error: GSL still not found by pkg-config" >&2; exit 1; }
+for module in "${modules[@]}"; do
+  pkg-config --exists "$module" || { echo "error: $module still not found by pkg-config" >&2; exit 1; }
+done

@@ -34,15 +34,21 @@ struct Inspect: ParsableCommand {
     _ = try CLIErrors.translating { try spec() }
   }
 
-  func spec() throws -> TraceSpec { try TraceSpec(format: format, inferringFrom: trace) }
+  /// The trace's path and format (`FORMAT:PATH` accepted for the trace).
+  func spec() throws -> (path: String, spec: TraceSpec) {
+    let (shortFormat, path) = format == nil ? TraceSpec.shorthand(trace) : (nil, trace)
+    return (path, try TraceSpec(format: format ?? shortFormat, inferringFrom: path))
+  }
 
   func run() throws {
     try CLIErrors.translating {
       let writer = try output.map { path in try AtomicFileWriter(path: path) }
       let bar = ProgressBar(label: "inspecting", quiet: quiet)
-      let inspection = try TraceInspection.inspect(trace, format: try spec()) { done, total in bar.update(done, total) }
+      let (path, spec) = try spec()
+      let inspection = try TraceInspection.inspect(path, format: spec) { done, total in bar.update(done, total) }
       bar.finish()
-      print(Self.text(inspection, trace: trace), terminator: "")
+      print(
+        Self.text(inspection, trace: path + (spec.note.map { " (\(spec.format.name), \($0))" } ?? "")), terminator: "")
       if let writer {
         try writer.write(Self.csv(inspection))
         try writer.commit()

@@ -117,7 +117,11 @@ struct ReplayOptions: ParsableArguments {
   }
 
   private func configuration() throws -> RunConfiguration {
-    guard let trace else { throw ConfigurationError(.invalidValue, "Missing expected argument '--trace <path>'") }
+    guard let given = trace else {
+      throw ConfigurationError(.invalidValue, "Missing expected argument '--trace <path>'")
+    }
+    let (shortFormat, trace) = format == nil ? TraceSpec.shorthand(given) : (nil, given)
+    let format = format ?? shortFormat
     let traceSpec: TraceSpec
     if SyntheticTraceSpec.matches(trace) {
       _ = try SyntheticTraceSpec(parsing: trace)

@@ -46,7 +46,8 @@ struct Run: ParsableCommand {
   static func describe(_ result: RunResult) -> String {
     let configuration = result.configuration
     var line =
-      "\(configuration.tracePath) (\(configuration.trace)): \(result.replayedRequests - result.otherRows) requests"
+      "\(configuration.tracePath) (\(configuration.trace)\(configuration.trace.note.map { ", " + $0 } ?? "")): "
+      + "\(result.replayedRequests - result.otherRows) requests"
     if result.otherRows > 0 { line += " + \(result.otherRows) put, delete, event and origin rows" }
     if let summary = result.summary {
       line += ", \(summary.uniqueObjects) objects"

@@ -6,14 +6,17 @@ import CacheCore
   import Darwin
 #endif
 
-/// A file read sequentially through one reusable buffer with `read(2)`.
+/// A file read sequentially through one reusable buffer with `read(2)`, decompressed on
+/// the fly when its first bytes are a zstd, xz or gzip header.
 ///
 /// Bounded memory whatever the file size; the unread tail is kept across refills, so a
 /// record or line never straddles two buffers. Reference semantics: one file offset,
 /// closed on deinit. All unsafe buffer work of the trace readers is confined here.
 final class ChunkedFile {
   let path: String
-  private let descriptor: Int32
+  private let source: any ByteSource
+  /// The compression the file is read through, if any.
+  let compression: Compression?
   private(set) var buffer: UnsafeMutableRawPointer
   private(set) var bufferCapacity: Int
   /// Offset of the first unread byte in `buffer`.
@@ -32,13 +35,14 @@ final class ChunkedFile {
     self.path = path
     if path == "-" {
       // Standard input, read once from the start (a pipe or a redirected file).
-      descriptor = dup(STDIN_FILENO)
+      let descriptor = dup(STDIN_FILENO)
       guard descriptor >= 0 else {
         throw TraceError(.cannotOpen, path: path, "cannot read standard input: \(systemErrorMessage(currentErrno))")
       }
-      regularFileSize = nil
       bufferCapacity = bufferSize
       buffer = .allocate(byteCount: bufferSize, alignment: 16)
+      (source, compression, end) = try Self.openSource(path, descriptor: descriptor, buffer: buffer)
+      regularFileSize = nil
       return
     }
     // Only regular files: a named FIFO would block in open(2), a device (/dev/zero) never ends.
@@ -67,14 +71,25 @@ final class ChunkedFile {
       close(fd)
       throw TraceError(.cannotOpen, path: path, "is a directory, not a trace file")
     }
-    regularFileSize = (status.st_mode & S_IFMT) == S_IFREG ? Int64(status.st_size) : nil
-    descriptor = fd
     bufferCapacity = bufferSize
     buffer = .allocate(byteCount: bufferSize, alignment: 16)
+    (source, compression, end) = try Self.openSource(path, descriptor: fd, buffer: buffer)
+    regularFileSize = compression == nil && (status.st_mode & S_IFMT) == S_IFREG ? Int64(status.st_size) : nil
+  }
+
+  /// Reads the first bytes of `descriptor` to detect a compression: returns the source to
+  /// read from and how many plain bytes are already in `buffer`.
+  private static func openSource(_ path: String, descriptor: Int32, buffer: UnsafeMutableRawPointer) throws(TraceError)
+    -> (any ByteSource, Compression?, Int)
+  {
+    let file = FileDescriptorSource(path: path, descriptor: descriptor)
+    let count = try file.readFully(into: buffer, count: Compression.magicLength)
+    let prefix = UnsafeRawBufferPointer(start: buffer, count: count)
+    guard let kind = Compression.detect(prefix) else { return (file, nil, count) }
+    return (try kind.decoder(path: path, input: file, prefix: prefix), kind, 0)
   }
 
   deinit {
-    close(descriptor)
     buffer.deallocate()
   }
 
@@ -102,18 +117,13 @@ final class ChunkedFile {
       buffer = bigger
       bufferCapacity *= 2
     }
-    while !reachedEOF {
-      let count = read(descriptor, buffer + end, bufferCapacity - end)
-      if count > 0 {
-        end += count
-        return true
-      }
-      if count == 0 {
-        reachedEOF = true
-      } else if currentErrno != EINTR {
-        throw TraceError(.io, path: path, "read failed: \(systemErrorMessage(currentErrno))")
-      }
+    guard !reachedEOF else { return false }
+    let count = try source.read(into: buffer + end, count: bufferCapacity - end)
+    guard count > 0 else {
+      reachedEOF = true
+      return false
     }
-    return false
+    end += count
+    return true
   }
 }

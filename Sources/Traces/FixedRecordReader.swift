@@ -58,6 +58,11 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
   var traits: TraceTraits { Layout.traits }
   var knownRequestCount: Int64? { file.regularFileSize.map { $0 / Int64(Layout.recordSize) } }
 
+  /// Reads more of the file; a decoder's error names the record being read.
+  private func refill() throws(TraceError) -> Bool {
+    do { return try file.refill() } catch { throw error.located(at: requestsRead + 1) }
+  }
+
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
     let size = Layout.recordSize
     batch.clearAttributes()
@@ -65,7 +70,7 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
       var filled = 0
       while filled < requests.count {
         if file.available < size {
-          if try file.refill() { continue }
+          if try refill() { continue }
           if file.available > 0 {
             throw TraceError(
               .truncatedRecord, path: path, record: requestsRead + 1,

@@ -34,7 +34,11 @@ final class LineReader {
         lineNumber += 1
         return Self.trimCarriageReturn(UnsafeRawBufferPointer(start: start, count: length))
       }
-      if try file.refill() { continue }
+      do {
+        if try file.refill() { continue }
+      } catch {
+        throw error.located(at: lineNumber + 1)
+      }
       guard file.available > 0 else { return nil }
       // Last line, no newline at the end of the file.
       let line = UnsafeRawBufferPointer(start: file.cursor, count: file.available)

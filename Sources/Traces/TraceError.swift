@@ -35,6 +35,14 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
     self.message = message
   }
 
+  /// This error, placed at `record` unless it already names one (a decoder's error found
+  /// while reading that record).
+  func located(at record: Int64) -> TraceError {
+    var copy = self
+    if copy.record == 0 { copy.record = record }
+    return copy
+  }
+
   public var description: String {
     let text = Self.printable(message)
     return record > 0 ? "\(path):\(record): \(text)" : "\(path): \(text)"

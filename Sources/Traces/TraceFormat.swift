@@ -1,5 +1,11 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A registered trace format: its name, parameters and a function that opens a reader.
 ///
 /// Each format lives in one file under `Formats/` as a `static let` on this type, plus
@@ -17,13 +23,17 @@ public struct TraceFormat: Sendable {
   public let fileSuffixes: [String]
   /// What the format carries with its default parameters.
   public let traits: TraceTraits
+  /// How plausible a sample of a trace is in this format (nil: not this format); used when
+  /// the file name does not tell (see ``TraceSniffer``).
+  let sniff: (@Sendable (TraceSample) -> SniffVerdict?)?
   let opener: @Sendable (String, Parameters) throws(TraceError) -> any TraceReader
 
   init(
     name: String, aliases: [String] = [], summary: String, parameters: [ParameterSpec] = [],
-    fileSuffixes: [String] = [], traits: TraceTraits,
+    fileSuffixes: [String] = [], traits: TraceTraits, sniff: (@Sendable (TraceSample) -> SniffVerdict?)? = nil,
     open: @escaping @Sendable (String, Parameters) throws(TraceError) -> any TraceReader
   ) {
+    self.sniff = sniff
     self.name = name
     self.aliases = aliases
     self.summary = summary
@@ -58,9 +68,10 @@ public struct TraceFormat: Sendable {
         + all.map(\.name).joined(separator: ", "))
   }
 
-  /// The format whose file-name ending matches `path`, if exactly one does.
+  /// The format whose file-name ending matches `path` (after any compression suffix such
+  /// as `.zst`), if one does; the longest matching ending wins.
   public static func inferred(from path: String) -> TraceFormat? {
-    let lowered = path.lowercased()
+    let lowered = Compression.strippingSuffix(path).lowercased()
     var best: (format: TraceFormat, length: Int)?
     for format in all {
       for suffix in format.fileSuffixes where lowered.hasSuffix(suffix) {
@@ -102,20 +113,35 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
     parameters = (try? Parameters(specs: format.parameters, owner: format.name))!
   }
 
-  /// The spec `format` names, or, when it is nil, the format `path`'s name implies.
+  /// How the format was chosen and what wraps the data, when not plain: `zstd`,
+  /// `from content: 24-byte records, ...` (the run header prints it).
+  public private(set) var note: String?
+
+  /// The spec `format` names, or, when it is nil, the one ``TraceSniffer`` detects for `path`
+  /// (by name, else by content).
   ///
-  /// - Throws: ``ConfigurationError`` for a bad `format` or a name that says nothing.
-  public init(format: String?, inferringFrom path: String) throws(ConfigurationError) {
+  /// - Throws: ``ConfigurationError`` for a bad `format` or a file whose format cannot be
+  ///   told; ``TraceError`` when the file cannot be read to tell.
+  public init(format: String?, inferringFrom path: String) throws {
     if let format {
       try self.init(parsing: format)
-    } else if let inferred = TraceFormat.inferred(from: path) {
-      self.init(inferred)
-    } else {
-      throw ConfigurationError(
-        .invalidValue,
-        "cannot tell the format of '\(path)' from its name; pass --format (one of: \(TraceFormat.all.map(\.name).joined(separator: ", ")))"
-      )
+      note = Compression.named(byPath: path).map(\.rawValue)
+      return
     }
+    let detection = try TraceSniffer.detect(path)
+    self.init(detection.format)
+    note = [detection.compression?.rawValue, detection.reason].compactMap { $0 }.joined(separator: ", ")
+    if note?.isEmpty == true { note = nil }
+  }
+
+  /// Splits `FORMAT:PATH` (Caffeine's simulator's shorthand, e.g. `lirs-txt:cpp.trace`)
+  /// into a format and a path when `trace` is not itself a file and starts with a known
+  /// format name; otherwise returns `trace` unchanged.
+  public static func shorthand(_ trace: String) -> (format: String?, path: String) {
+    guard let colon = trace.firstIndex(of: ":"), access(trace, F_OK) != 0,
+      (try? TraceFormat.named(String(trace[..<colon]))) != nil
+    else { return (nil, trace) }
+    return (String(trace[..<colon]), String(trace[trace.index(after: colon)...]))
   }
 
   /// Opens `path` in this format.

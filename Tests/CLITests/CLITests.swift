@@ -136,7 +136,13 @@ enum CLI {
       "--ignore-size counts objects"
     ),
     (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "1", "--warmup", "2"], "warm-up '2'"),
-    (["run", "--trace", "x.unknown", "--policies", "lru", "--sizes", "1"], "cannot tell the format"),
+    (
+      [
+        "run", "--trace", Paths.packageRoot.appendingPathComponent("Package.swift").path, "--policies", "lru",
+        "--sizes", "1",
+      ],
+      "cannot tell the format"
+    ),
     (["run", "--policies", "lru", "--sizes", "1"], "Missing expected argument '--trace"),
     (["gen", "zipf", "--objects", "0", "--output", "x.bin"], "--objects"),
     (["gen", "zipf", "--sizes", "gamma", "--output", "x.bin"], "unknown size distribution"),

@@ -27,9 +27,65 @@ extension TraceFormat {
     TraceFormat(
       name: name,
       summary: "big-endian signed \(Word.bitWidth)-bit keys, one per request \(examples)",
-      traits: BigEndianKeyLayout<Word>.traits
+      traits: BigEndianKeyLayout<Word>.traits,
+      sniff: BigEndianKeyLayout<Word>.sniff
     ) { path, _ throws(TraceError) in
       try FixedRecordReader(path: path, layout: BigEndianKeyLayout<Word>())
     }
+  }
+}
+
+/// Whether headerless big-endian keys are 32 or 64 bits wide, judged from a sample: 64-bit
+/// keys below 2^32 leave every other 32-bit word zero; small 32-bit keys keep every word
+/// small; and hashed keys repeat as whole 64-bit values only when they are 64 bits wide.
+struct KeyWidthGuess {
+  /// 4, 8, or nil when the sample does not tell.
+  let width: Int?
+  let reason: String
+
+  init(_ sample: TraceSample) {
+    guard sample.fileSize.map({ $0 % 8 == 0 }) ?? (sample.bytes.count % 8 == 0) else {
+      width = 4
+      reason = "a whole number of 4-byte words but not of 8-byte ones"
+      return
+    }
+    let words = sample.bytes.count / 4
+    let values = (0..<words).map { sample.big(Int32.self, at: $0 * 4) }
+    let highZero = stride(from: 0, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
+    let lowZero = stride(from: 1, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
+    let small = values.filter { $0 >= 0 && $0 < 1 << 28 }.count
+    func repeats<T: Hashable>(_ keys: [T]) -> Int {
+      var seen: Set<T> = []
+      return keys.filter { !seen.insert($0).inserted }.count
+    }
+    let repeats32 = repeats(values)
+    let repeats64 = repeats((0..<words / 2).map { sample.big(Int64.self, at: $0 * 8) })
+    let pairs = max(words / 2, 1)
+    if highZero * 10 >= pairs * 9, lowZero * 2 < pairs {
+      width = 8
+      reason = "big-endian 64-bit keys below 2^32 (every other 32-bit word is zero)"
+    } else if small * 10 >= words * 9 {
+      width = 4
+      reason = "small big-endian 32-bit keys"
+    } else if repeats32 > 0, repeats64 * 20 >= repeats32 * 9 {
+      width = 8
+      reason = "big-endian 64-bit keys (they repeat as whole 64-bit values)"
+    } else if repeats32 > 0 {
+      width = 4
+      reason = "big-endian 32-bit keys (they repeat as 32-bit values, not as 64-bit pairs)"
+    } else {
+      width = nil
+      reason = "headerless big-endian keys that never repeat in the first 64 KiB"
+    }
+  }
+}
+
+extension BigEndianKeyLayout {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard !sample.isText, sample.records(of: Word.bitWidth / 8) != nil else { return nil }
+    let guess = KeyWidthGuess(sample)
+    guard guess.width == nil || guess.width == Word.bitWidth / 8 else { return nil }
+    return SniffVerdict(1, guess.reason)
   }
 }

@@ -177,8 +177,23 @@ extension TraceFormat {
       TimeUnit.spec,
     ],
     fileSuffixes: [".csv", ".tsv"],
-    traits: TraceTraits(hasTime: true, hasSize: true)
+    traits: TraceTraits(hasTime: true, hasSize: true),
+    sniff: CSVParser.sniff
   ) { path, parameters throws(TraceError) in
     try LineRecordReader(path: path, parser: CSVParser(parameters: parameters))
+  }
+}
+
+extension CSVParser {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText, let header = sample.lines.first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+      return nil
+    }
+    let separators: [Character] = [",", "\t", ";", "|"]
+    guard let separator = separators.first(where: { header.contains($0) }) else { return nil }
+    let names = header.split(separator: separator).map { $0.trimmedOfSpaces.lowercased() }
+    guard names.contains(where: { CSVParser.keyNames.contains($0) }) else { return nil }
+    return SniffVerdict(2, "delimited text whose header names a key column")
   }
 }

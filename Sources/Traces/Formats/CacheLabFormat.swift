@@ -200,8 +200,22 @@ extension TraceFormat {
     name: "cachelab",
     summary: "CacheLab CSV: header with time,key,size + optional op, cost, ttl, class, version, HTTP headers, event",
     fileSuffixes: [".cachelab.csv"],
-    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true),
+    sniff: CacheLabParser.sniff
   ) { path, _ throws(TraceError) in
     try LineRecordReader(path: path, parser: CacheLabParser())
+  }
+}
+
+extension CacheLabParser {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText, let header = sample.lines.first else { return nil }
+    let columns = header.split(separator: ",").map { CacheLabParser.Column(header: String($0)) }
+    let required: Set<CacheLabParser.Column> = [.time, .key, .size]
+    guard required.isSubset(of: Set(columns.compactMap { $0 })),
+      columns.contains(where: { $0 != nil && !required.contains($0!) })
+    else { return nil }
+    return SniffVerdict(3, "a CacheLab header (time, key, size and HTTP or event columns)")
   }
 }

@@ -99,8 +99,19 @@ extension TraceFormat {
     name: "cachelib",
     summary:
       "CacheLib kv CSV: op_time,key,key_size,op,op_count,size,...,ttl (size = key_size + size, rows repeat op_count times)",
-    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+    traits: TraceTraits(hasTime: true, hasSize: true, hasAttributes: true),
+    sniff: CacheLibParser.sniff
   ) { path, _ throws(TraceError) in
     try LineRecordReader(path: path, parser: CacheLibParser())
+  }
+}
+
+extension CacheLibParser {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText, let header = sample.lines.first?.lowercased(),
+      header.hasPrefix("op_time,key,key_size,op,op_count,size")
+    else { return nil }
+    return SniffVerdict(3, "CacheLib's header op_time,key,key_size,op,op_count,size")
   }
 }

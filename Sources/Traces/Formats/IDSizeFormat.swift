@@ -47,9 +47,24 @@ extension TraceFormat {
     aliases: ["webcachesim"],
     summary: "text 'seq id size' per line, whitespace-separated (AdaptSize/webcachesim)",
     parameters: [KeyType.spec],
-    traits: TraceTraits(hasTime: false, hasSize: true)
+    traits: TraceTraits(hasTime: false, hasSize: true),
+    sniff: IDSizeParser.sniff
   ) { path, parameters throws(TraceError) in
     try LineRecordReader(
       path: path, parser: IDSizeParser(keyType: KeyType(rawValue: parameters.string("key-type")) ?? .auto))
+  }
+}
+
+extension IDSizeParser {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText else { return nil }
+    let lines = sample.lines.filter { !$0.allSatisfy(\.isWhitespace) }
+    guard !lines.isEmpty else { return nil }
+    for line in lines {
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard fields.count == 3, UInt64(fields[0]) != nil, UInt64(fields[2]) != nil else { return nil }
+    }
+    return SniffVerdict(2, "text, 'seq id size' on every line")
   }
 }

@@ -32,8 +32,30 @@ extension TraceFormat {
     aliases: ["oraclegeneral"],
     summary: "libCacheSim oracleGeneral: 24-byte LE records (u32 time s, u64 id, u32 size, i64 next access)",
     fileSuffixes: [".oraclegeneral", ".oraclegeneral.bin", ".oracle.bin"],
-    traits: OracleGeneralLayout.traits
+    traits: OracleGeneralLayout.traits,
+    sniff: OracleGeneralLayout.sniff
   ) { path, _ throws(TraceError) in
     try FixedRecordReader(path: path, layout: OracleGeneralLayout())
+  }
+}
+
+extension OracleGeneralLayout {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard !sample.isText, let count = sample.records(of: 24) else { return nil }
+    var previousTime: UInt32 = 0
+    var sized = 0
+    for record in 0..<min(count, 2000) {
+      let base = record * 24
+      let time = sample.little(UInt32.self, at: base)
+      let size = sample.little(UInt32.self, at: base + 12)
+      let next = sample.little(Int64.self, at: base + 16)
+      let index = Int64(record + 1)
+      guard time >= previousTime, next == -1 || (next > index && next - index < 1 << 40) else { return nil }
+      previousTime = time
+      if size > 0 { sized += 1 }
+    }
+    guard sized > 0 else { return nil }
+    return SniffVerdict(2, "24-byte records, times in order, valid next-access indices")
   }
 }

@@ -27,9 +27,22 @@ extension TraceFormat {
     summary: "text, one key per line; '*' marker lines and blank lines skipped (LIRS traces)",
     parameters: [KeyType.spec],
     fileSuffixes: [".txt"],
-    traits: TraceTraits(hasTime: false, hasSize: false)
+    traits: TraceTraits(hasTime: false, hasSize: false),
+    sniff: TextKeyParser.sniff
   ) { path, parameters throws(TraceError) in
     try LineRecordReader(
       path: path, parser: TextKeyParser(keyType: KeyType(rawValue: parameters.string("key-type")) ?? .auto))
+  }
+}
+
+extension TextKeyParser {
+  /// How plausible `sample` is in this format (see ``TraceSniffer``).
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText else { return nil }
+    let lines = sample.lines.map { $0.trimmedOfSpaces }.filter { !$0.isEmpty && $0 != "*" }
+    guard !lines.isEmpty, lines.allSatisfy({ !$0.contains(" ") && !$0.contains("\t") && !$0.contains(",") })
+    else { return nil }
+    return lines.allSatisfy({ Int64($0) != nil })
+      ? SniffVerdict(2, "text, one integer key per line") : SniffVerdict(1, "text, one token per line")
   }
 }
