@@ -75,6 +75,9 @@ protocol LineParser {
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool
   /// Whether the parser fills ``RequestAttributes`` (rich formats).
   var producesAttributes: Bool { get }
+  /// How much the key grows from one repeat of a line's request to the next: 0 repeats the
+  /// same object (`op_count`), 1 walks consecutive blocks (block-range traces).
+  var repeatKeyStep: UInt64 { get }
   /// Parses `line` into `request` and `attributes`; returns how many times the request
   /// repeats (0 for a line without a request). The default calls ``parse(_:into:)``.
   mutating func parse(
@@ -86,6 +89,8 @@ extension LineParser {
   mutating func begin(_ lines: LineReader) throws(TraceError) {}
 
   var producesAttributes: Bool { false }
+
+  var repeatKeyStep: UInt64 { 0 }
 
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
@@ -130,18 +135,22 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
     }
     try batch.refill { (requests: UnsafeMutableBufferPointer<Request>) throws(TraceError) -> Int in
       var filled = 0
-      func emit(_ request: Request, _ attribute: RequestAttributes, _ count: Int) -> Int {
+      let step = parser.repeatKeyStep
+      /// Emits `count` copies (keys advancing by `step`); returns how many did not fit, with
+      /// `request` advanced to the first of them.
+      func emit(_ request: inout Request, _ attribute: RequestAttributes, _ count: Int) -> Int {
         let room = min(count, requests.count - filled)
         for _ in 0..<room {
           requests[filled] = request
           attributes?[filled] = attribute
           filled += 1
+          request.key &+= step
         }
         requestsRead += Int64(room)
         return count - room
       }
-      if let waiting = pending {
-        let left = emit(waiting.request, waiting.attributes, waiting.remaining)
+      if var waiting = pending {
+        let left = emit(&waiting.request, waiting.attributes, waiting.remaining)
         pending = left > 0 ? (waiting.request, waiting.attributes, left) : nil
       }
       var request = Request(key: 0)
@@ -160,7 +169,7 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
         {
           throw TraceError(.malformedRecord, path: path, record: lines.lineNumber, problem)
         }
-        let left = emit(request, attribute, repeats)
+        let left = emit(&request, attribute, repeats)
         if left > 0 { pending = (request, attribute, left) }
       }
       return filled

@@ -54,6 +54,21 @@ public struct TraceFormat: Sendable {
     .idSize,
     .cacheLab,
     .cacheLib,
+    .lcs,
+    .oracleSysTwrNS,
+    .oracleSimTwrNS,
+    .oracleGeneralOpNS,
+    .oracleCF1,
+    .oracleAkamai,
+    .oracleWiki16u,
+    .oracleWiki19u,
+    .twr,
+    .twrNS,
+    .wiki16u,
+    .wiki19u,
+    .wiki19t,
+    .msr,
+    .arc,
   ]
 
   /// The format named `name` (or an alias), case-insensitively.

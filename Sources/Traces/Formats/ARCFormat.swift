@@ -1,0 +1,64 @@
+import CacheCore
+
+/// The ARC paper's block traces (`*.lis`: P1–P14, OLTP, DS1, S1–S3, as Caffeine's simulator
+/// reads them): `starting_block number_of_blocks ignore request_number` per line; each line
+/// requests blocks `start ..< start + count`, one object each. No time, no size.
+struct ARCParser: LineParser {
+  let traits = TraceTraits(hasTime: false, hasSize: false)
+  var repeatKeyStep: UInt64 { 1 }
+  private var splitter = FieldSplitter(delimiter: nil)
+  /// Larger counts on one line are taken as corrupt input (real lines span a few blocks).
+  static let maximumBlocks: UInt64 = 1 << 20
+
+  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
+    var ignored = RequestAttributes()
+    return try parse(line, into: &request, attributes: &ignored) > 0
+  }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    if isBlank(line) { return 0 }
+    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    var start: UInt64 = 0
+    var count: UInt64 = 0
+    let found = try splitter.forEachField(line) { (index, field) throws(LineError) -> Bool in
+      guard index < 2 else { return false }
+      guard let value = ByteParsing.unsigned(field) else {
+        let name = index == 0 ? "starting block" : "number of blocks"
+        throw LineError("\(name) '\(String(decoding: field, as: UTF8.self))' is not a non-negative integer")
+      }
+      if index == 0 { start = value } else { count = value }
+      return true
+    }
+    guard found >= 2 else { throw LineError("expected 'starting_block number_of_blocks ...', found \(found) field") }
+    guard count <= Self.maximumBlocks else { throw LineError("\(count) blocks on one line (at most 2^20)") }
+    request = Request(key: start)
+    return Int(count)
+  }
+
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText else { return nil }
+    let lines = sample.lines.filter { !$0.allSatisfy(\.isWhitespace) }
+    guard !lines.isEmpty else { return nil }
+    for line in lines {
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard fields.count == 4, fields.allSatisfy({ UInt64($0) != nil }) else { return nil }
+    }
+    return SniffVerdict(2, "text, 'start_block blocks ignore request' on every line (ARC .lis)")
+  }
+}
+
+extension TraceFormat {
+  /// `arc`: ARC paper block-range traces.
+  static let arc = TraceFormat(
+    name: "arc",
+    aliases: ["lis"],
+    summary: "ARC paper block traces (.lis): 'start_block blocks ignore request' per line, one request per block",
+    fileSuffixes: [".lis"],
+    traits: TraceTraits(hasTime: false, hasSize: false),
+    sniff: ARCParser.sniff
+  ) { path, _ throws(TraceError) in
+    try LineRecordReader(path: path, parser: ARCParser())
+  }
+}
