@@ -83,7 +83,7 @@ let package = Package(
       name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "Reports", "cachelab", "TestSupport"]
+      dependencies: ["CacheLabCLI", "Reports", "Traces", "cachelab", "TestSupport"]
     ),
   ]
 )

@@ -19,7 +19,7 @@ public struct CacheLab: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Run.self, Sweep.self, Compare.self, Merge.self, Inspect.self, Regress.self, Gen.self, Policies.self, Presets.self,
-      Formats.self,
+      Formats.self, Convert.self,
     ]
   )
 

@@ -10,6 +10,17 @@ struct ReplayOptions: ParsableArguments {
   @OptionGroup(title: "Trace and caches")
   var input: TraceOptions
 
+  @Option(
+    name: .customLong("num-req"),
+    help: ArgumentHelp("Replay only the first N requests of the trace.", valueName: "N"))
+  var requestLimit: Int64?
+
+  @Option(
+    help: ArgumentHelp(
+      "Spatial sampling (SHARDS): keep the objects whose key hash falls in this fraction (0 < R <= 1) of the hash space, and scale absolute cache sizes by R; hit ratios become estimates.",
+      valueName: "R"))
+  var sample: Double?
+
   @OptionGroup(title: "Cache engines")
   var engine: EngineOptions
 
@@ -89,6 +100,8 @@ struct ReplayOptions: ParsableArguments {
     // run and sweep expand --config before parsing; anywhere else it would be ignored.
     guard config == nil else { throw ValidationError("--config works with run and sweep") }
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
+    if let requestLimit, requestLimit <= 0 { throw ValidationError("--num-req must be positive") }
+    if let sample, !(sample > 0 && sample <= 1) { throw ValidationError("--sample must be in (0, 1]") }
     for (name, value) in [
       ("--output", output), ("--json", json), ("--report", report), ("--window-series", windowSeries),
     ]
@@ -146,11 +159,13 @@ struct ReplayOptions: ParsableArguments {
     guard policies != nil || !engines.isEmpty else {
       throw ConfigurationError(.invalidValue, "give --policies with --sizes, or --preset, or --memory/--disk tiers")
     }
-    return RunConfiguration(
+    var configuration = RunConfiguration(
       tracePath: trace, trace: traceSpec, policies: parsedPolicies,
       capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
       ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
       shard: try shard.map { try Shard(parsing: $0) })
+    configuration.slice = TraceSlice(requestLimit: requestLimit, sampleRate: sample ?? 1)
+    return configuration
   }
 }

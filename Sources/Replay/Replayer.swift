@@ -4,6 +4,12 @@ import Engine
 import Policies
 import Traces
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Replays one trace through many (policy, capacity) caches in a single pass.
 ///
 /// The trace is read a batch at a time into one reused buffer; every cache replays the
@@ -41,7 +47,8 @@ public struct Replayer: Sendable {
       config.capacities.contains(where: \.needsWorkingSet)
       || (config.warmup.needsRequestCount && reader.knownRequestCount == nil)
     let needsNextAccess =
-      config.policies.contains(where: \.entry.descriptor.needsNextAccess) && !reader.traits.hasNextAccess
+      config.policies.contains(where: \.entry.descriptor.needsNextAccess)
+      && (!reader.traits.hasNextAccess || !config.slice.isWhole)
     if config.tracePath == "-", needsSummary || needsNextAccess {
       throw .configuration(
         ConfigurationError(
@@ -206,6 +213,15 @@ public struct Replayer: Sendable {
       )
     }
 
+    // SHARDS: each sampled miss stands for 1/R misses; requests scale by how many requests of
+    // the whole trace each replayed one stands for (the SHARDS-adj correction of the rate).
+    let sampled = config.slice.sampleRate < 1
+    let requestScale =
+      sampled ? Double(TraceSlice.sourceRequests(of: reader) ?? replayed) / Double(max(replayed, 1)) : 1
+    let missScale = sampled ? 1 / config.slice.sampleRate : 1
+    func scaled(_ value: Int64, _ factor: Double) -> Int64 {
+      factor == 1 ? value : Int64((Double(value) * factor).rounded())
+    }
     var caches: [CacheResult] = []
     for (index, entry) in cells.enumerated() {
       let simulation = simulations[index]
@@ -216,10 +232,19 @@ public struct Replayer: Sendable {
           throw .invariant(policy: entry.policy.description, capacity: entry.capacity, error)
         }
       }
+      var counters = simulation.counters
+      let requests = scaled(countedRequests, requestScale)
+      let requestBytes = scaled(countedBytes, requestScale)
+      if sampled {
+        counters.misses = min(requests, scaled(counters.misses, missScale))
+        counters.missBytes = min(requestBytes, scaled(counters.missBytes, missScale))
+        counters.evictions = scaled(counters.evictions, missScale)
+        counters.rejected = scaled(counters.rejected, missScale)
+      }
       caches.append(
         CacheResult(
-          policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: countedRequests,
-          requestBytes: countedBytes, counters: simulation.counters, replaySeconds: clock.seconds(of: index),
+          policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: requests,
+          requestBytes: requestBytes, counters: counters, replaySeconds: clock.seconds(of: index),
           cell: entry.cell))
     }
     var engineResults: [EngineResult] = []
@@ -238,15 +263,34 @@ public struct Replayer: Sendable {
           memoryObjects: engine.memoryObjects, diskObjects: engine.diskObjects,
           replaySeconds: clock.seconds(of: simulations.count + offset), cell: engineCells[offset].cell))
     }
-    return RunResult(
+    var result = RunResult(
       configuration: config, summary: summary, replayedRequests: replayed, otherRows: otherRows,
       warmupRequests: warmupRequests,
       caches: caches, engines: engineResults, wallSeconds: wallSeconds, windows: windows?.records ?? [])
+    result.peakMemoryBytes = Self.peakResidentBytes()
+    return result
+  }
+
+  /// The process's peak resident set size so far, in bytes (Linux reports KiB, macOS bytes).
+  static func peakResidentBytes() -> Int64 {
+    var usage = rusage()
+    #if os(Linux)
+      let who = RUSAGE_SELF.rawValue
+    #else
+      let who = RUSAGE_SELF
+    #endif
+    guard getrusage(who, &usage) == 0 else { return 0 }
+    #if os(Linux)
+      return Int64(usage.ru_maxrss) * 1024
+    #else
+      return Int64(usage.ru_maxrss)
+    #endif
   }
 
   private func open() throws(ReplayError) -> any TraceReader {
     do throws(TraceError) {
-      return try configuration.trace.open(configuration.readPath ?? configuration.tracePath)
+      return configuration.slice.apply(
+        to: try configuration.trace.open(configuration.readPath ?? configuration.tracePath))
     } catch {
       throw .trace(error)
     }
@@ -264,7 +308,12 @@ public struct Replayer: Sendable {
     let unit = configuration.ignoreSize ? "objects" : "bytes"
     var result: [Int64] = []
     for spec in configuration.capacities {
-      let capacity = spec.resolve(workingSet: summary?.workingSet(objectMode: configuration.ignoreSize))
+      var capacity = spec.resolve(workingSet: summary?.workingSet(objectMode: configuration.ignoreSize))
+      // SHARDS: a sample of rate R behaves like the whole trace in a cache R times smaller;
+      // fractions already are fractions of the sampled working set.
+      if case .absolute = spec, configuration.slice.sampleRate < 1 {
+        capacity = max(1, Int64((Double(capacity) * configuration.slice.sampleRate).rounded()))
+      }
       if capacity < 1, let summary, summary.requests == 0 {
         throw .trace(
           TraceError(

@@ -46,6 +46,8 @@ public struct RunConfiguration: Sendable {
   public var shard: Shard?
   /// The file to read when it is not ``tracePath`` (a synthetic trace generated for this run).
   public var readPath: String?
+  /// The part of the trace replayed: `--num-req` and `--sample` (whole by default).
+  public var slice = TraceSlice()
 
   public init(
     tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],

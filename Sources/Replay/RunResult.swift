@@ -75,6 +75,8 @@ public struct RunResult: Sendable {
   public let engines: [EngineResult]
   /// Wall-clock seconds of the main pass (reading and replaying).
   public let wallSeconds: Double
+  /// The process's peak resident memory when the run ended (getrusage `ru_maxrss`), in bytes.
+  public var peakMemoryBytes: Int64 = 0
   /// Per-window counts when a window was configured; `hits` are in cache order (``caches``,
   /// then ``engines``).
   public let windows: [WindowRecord]

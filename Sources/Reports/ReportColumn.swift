@@ -56,6 +56,13 @@ public struct ReportColumn: Sendable {
     ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") {
       $0.run.configuration.warmup.description
     },
+    ReportColumn("num_req", "--num-req: requests read from the start of the trace (empty: all)") {
+      $0.run.configuration.slice.requestLimit.map(String.init) ?? ""
+    },
+    ReportColumn(
+      "sample_rate",
+      "--sample: fraction of objects kept by spatial sampling (1: all); below 1 the ratios are estimates, counts are the sample's and absolute capacities were scaled by it"
+    ) { Decimal.fixed($0.run.configuration.slice.sampleRate, 6) },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
     ReportColumn("requests", "counted requests (gets after warm-up)") { String($0.requests) },
     ReportColumn("request_bytes", "bytes of the counted requests") { String($0.requestBytes) },
@@ -85,6 +92,11 @@ public struct ReportColumn: Sendable {
     ReportColumn("requests_per_second", "replayed rows / replay_seconds (single thread)", timing: true) {
       Decimal.fixed($0.requestsPerSecond, 0)
     },
+    ReportColumn(
+      "peak_memory_bytes",
+      "peak resident memory of the whole process at the end of the run (getrusage max RSS; all caches of the pass together)",
+      timing: true
+    ) { String($0.run.peakMemoryBytes) },
     .engine("memory_hits", "requests answered by the memory tier") { String($0.stats.memoryHits) },
     .engine("disk_hits", "requests answered by the disk tier") { String($0.stats.diskHits) },
     .engine("memory_hit_ratio", "memory_hits / requests") { ratio($0.stats.memoryHits, $0.stats.requests) },

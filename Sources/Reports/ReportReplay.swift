@@ -24,7 +24,8 @@ public enum ReportReplay {
     var order: [[String]] = []
     var rowsByKey: [[String]: [[String]]] = [:]
     for row in table.rows {
-      let key = keyColumns.map { table.value(row, $0)! }
+      let key =
+        keyColumns.map { table.value(row, $0)! } + ["num_req", "sample_rate"].map { table.value(row, $0) ?? "" }
       if rowsByKey[key] == nil { order.append(key) }
       rowsByKey[key, default: []].append(row)
     }
@@ -77,9 +78,10 @@ public enum ReportReplay {
       guard let seed = UInt64(key[5]) else {
         throw ConfigurationError(.invalidValue, "seed '\(key[5])' is not a number")
       }
-      let configuration = RunConfiguration(
+      var configuration = RunConfiguration(
         tracePath: key[0], trace: try TraceSpec(parsing: key[1]), policies: policies, capacities: capacities,
         engines: engines, ignoreSize: ignoreSize, warmup: warmup, seed: seed, parallel: parallel, window: window)
+      configuration.slice = TraceSlice(requestLimit: Int64(key[6]), sampleRate: Double(key[7]) ?? 1)
       var expected: [Int: [String]] = [:]
       for row in rows {
         guard let cell = Int(table.value(row, "cell")!), let cells = Int(table.value(row, "cells")!),

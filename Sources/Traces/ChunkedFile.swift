@@ -86,7 +86,7 @@ final class ChunkedFile {
     let count = try file.readFully(into: buffer, count: Compression.magicLength)
     let prefix = UnsafeRawBufferPointer(start: buffer, count: count)
     guard let kind = Compression.detect(prefix) else { return (file, nil, count) }
-    return (try kind.decoder(path: path, input: file, prefix: prefix), kind, 0)
+    return (ReadAheadSource(try kind.decoder(path: path, input: file, prefix: prefix)), kind, 0)
   }
 
   deinit {

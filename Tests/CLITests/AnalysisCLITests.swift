@@ -55,7 +55,7 @@ import Testing
       ])
       #expect(run.status == 0, "\(run.stderr)")
     }
-    #expect(try ReportTable(contentsOf: b).rows.map { $0[8] } == ["0", "1", "2", "3"], "seeds 0…3")
+    #expect(try ReportTable(contentsOf: b).rows.map { $0[10] } == ["0", "1", "2", "3"], "seeds 0…3")
     let table = directory.appendingPathComponent("cmp.csv").path
     let files = try CLI.run(["compare", a, b, "--comparison", table])
     #expect(files.status == 0, "\(files.stderr)")

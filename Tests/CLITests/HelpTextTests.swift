@@ -7,7 +7,7 @@ import Testing
 @Suite struct HelpTextTests {
   static let commands: [[String]] = [
     ["run"], ["sweep"], ["compare"], ["merge"], ["inspect"], ["regress"], ["gen", "zipf"], ["gen", "http"],
-    ["policies"], ["presets"], ["formats"],
+    ["policies"], ["presets"], ["formats"], ["convert"],
   ]
 
   @Test(arguments: HelpTextTests.commands)

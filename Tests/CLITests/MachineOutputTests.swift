@@ -75,7 +75,7 @@ extension MachineOutputTests {
     let piped = try CLI.run(
       ["run", "--trace", "-", "--format", "csv", "--policies", "lru", "--sizes", "1MiB", "--output", "-"], input: rows)
     #expect(piped.status == 0, "\(piped.stderr)")
-    #expect(piped.stdout.contains("\n-,csv,lru,,1048576,1048576,false,0,0,3,10,1,2,7,"), "\(piped.stdout)")
+    #expect(piped.stdout.contains("\n-,csv,lru,,1048576,1048576,false,0,,1.000000,0,3,10,1,2,7,"), "\(piped.stdout)")
     let fraction = try CLI.run(
       ["run", "--trace", "-", "--format", "csv", "--policies", "lru", "--sizes", "0.5"], input: rows)
     #expect(fraction.status == 64)

@@ -81,6 +81,27 @@ public final class RequestBatch: @unchecked Sendable {
     _count = written
   }
 
+  /// Keeps only the first `limit` requests matching `keep` (and their attributes), in
+  /// order; returns how many requests were looked at (all of them unless `limit` was hit).
+  /// O(count), no allocation.
+  public func retain(limit: Int = .max, where keep: (Request) -> Bool) -> Int {
+    var kept = 0
+    var looked = 0
+    while looked < _count, kept < limit {
+      let request = storage[looked]
+      if keep(request) {
+        if kept != looked {
+          storage[kept] = request
+          if hasAttributes, let attributeStorage { attributeStorage[kept] = attributeStorage[looked] }
+        }
+        kept += 1
+      }
+      looked += 1
+    }
+    _count = kept
+    return looked
+  }
+
   /// Rewrites every size in the batch to 1 (object mode).
   public func setAllSizesToOne() {
     for i in 0..<_count { storage[i].size = 1 }

@@ -1,0 +1,79 @@
+import CacheCore
+import Foundation
+import TestSupport
+import Testing
+import Traces
+
+/// `cachelab convert` round trips, and `--num-req` / `--sample` on runs.
+@Suite struct ConvertTests {
+  static let trace = Paths.packageRoot.appendingPathComponent("Traces/zipf-demo.oracleGeneral.bin").path
+
+  static func requests(_ path: String) throws -> [Request] {
+    try TraceSpec(format: nil, inferringFrom: path).open(path).collect()
+  }
+
+  /// oracle-general → lcs → zstd oracle-general → gzip csv: the same requests, next-access
+  /// indices included where the format carries them.
+  @Test func roundTripsKeepEveryRequest() throws {
+    let folder = Paths.temporaryDirectory("convert")
+    let original = try Self.requests(Self.trace)
+    var source = Self.trace
+    for name in ["t.lcs", "t.oracleGeneral.bin.zst", "t.csv.gz", "t.oracleGeneral.bin.xz"] {
+      let target = folder.appendingPathComponent(name).path
+      let outcome = try CLI.run(["convert", source, target, "--quiet"])
+      #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
+      let converted = try Self.requests(target)
+      #expect(converted.map(\.key) == original.map(\.key), "\(name)")
+      #expect(converted.map(\.size) == original.map(\.size), "\(name)")
+      #expect(converted.map(\.time) == original.map(\.time), "\(name)")
+      if !name.contains(".csv") { #expect(converted.map(\.nextAccess) == original.map(\.nextAccess), "\(name)") }
+      source = target
+    }
+  }
+
+  @Test func slicesSamplesAndObjectMode() throws {
+    let folder = Paths.temporaryDirectory("convert")
+    let original = try Self.requests(Self.trace)
+    let first = folder.appendingPathComponent("first.txt").path
+    #expect(try CLI.run(["convert", Self.trace, first, "--num-req", "500", "--quiet"]).status == 0)
+    #expect(try Self.requests(first).map(\.key) == original.prefix(500).map(\.key))
+    let sampled = folder.appendingPathComponent("s.oracleGeneral.bin").path
+    #expect(try CLI.run(["convert", Self.trace, sampled, "--sample", "0.1", "--ignore-size", "--quiet"]).status == 0)
+    let kept = try Self.requests(sampled)
+    let slice = TraceSlice(sampleRate: 0.1)
+    #expect(kept.map(\.key) == original.filter { slice.samples($0.key) }.map(\.key))
+    #expect(kept.allSatisfy { $0.size == 1 } && kept.count > 4000 && kept.count < 12000)
+    let bad = try CLI.run(["convert", Self.trace, folder.appendingPathComponent("x.unknown").path])
+    #expect(bad.status == 64 && bad.stderr.contains("cannot tell the output format"))
+  }
+
+  /// `--num-req` replays a prefix; `--sample` keeps a spatial sample, scales absolute sizes
+  /// and records the rate in the report.
+  @Test func runsOnASlice() throws {
+    let prefix = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "1MiB", "--num-req", "1000", "--output", "-",
+    ])
+    #expect(prefix.status == 0)
+    let rows = prefix.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let header = rows[0].map(String.init)
+    let value = { (name: String) in String(rows[1][header.firstIndex(of: name)!]) }
+    #expect(value("requests") == "1000" && value("num_req") == "1000" && value("sample_rate") == "1.000000")
+    #expect(Int64(value("peak_memory_bytes"))! > 0)
+    let sampled = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10MiB", "--sample", "0.5", "--output", "-",
+    ])
+    let sampledRows = sampled.stdout.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    let sampledValue = { (name: String) in String(sampledRows[1][header.firstIndex(of: name)!]) }
+    #expect(sampledValue("capacity") == String(5 * 1_048_576) && sampledValue("sample_rate") == "0.500000")
+    // Counts are scaled back to the whole trace (SHARDS-adj): all 80,000 requests, estimated misses.
+    #expect(sampledValue("requests") == "80000")
+    let exact = try CLI.run(["run", "--trace", Self.trace, "--policies", "lru", "--sizes", "10MiB", "--output", "-"])
+    let exactRows = exact.stdout.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    let exactRatio = Double(String(exactRows[1][header.firstIndex(of: "miss_ratio")!]))!
+    #expect(abs(Double(sampledValue("miss_ratio"))! - exactRatio) < 0.03)
+  }
+}
