@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheCore
+import Foundation
 import Policies
 import Replay
 import Traces
@@ -54,9 +55,12 @@ struct ReplayOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Run only part i of N of the (policy × size, engines) grid (0 <= i < N); merge the reports with 'cachelab merge'.",
-      valueName: "i/N"))
+      "Run only part i of N of the (policy × size, engines) grid (0 <= i < N), or 'auto': the part a Slurm job array or Kubernetes Indexed Job assigns; merge the reports with 'cachelab merge'.",
+      valueName: "i/N|auto"))
   var shard: String?
+
+  @Option(help: ArgumentHelp("With --shard auto in a Kubernetes Indexed Job: the number of shards.", valueName: "N"))
+  var shards: Int?
 
   @Option(
     help: ArgumentHelp(
@@ -114,6 +118,16 @@ struct ReplayOptions: ParsableArguments {
     if trace != nil { _ = try CLIErrors.translating { try configurations() } }
   }
 
+  /// `--shard i/N`, or with `--shard auto` the one the cluster scheduler assigned.
+  private func resolvedShard() throws -> Shard? {
+    guard let shard else {
+      guard shards == nil else { throw ConfigurationError(.invalidValue, "--shards goes with --shard auto") }
+      return nil
+    }
+    guard shard == "auto" else { return try Shard(parsing: shard) }
+    return try Shard.assigned(by: ProcessInfo.processInfo.environment, count: shards)
+  }
+
   /// Fails as a missing option does when there is no `--trace` (run and sweep need one).
   func requireTrace() throws {
     guard trace != nil else { throw ValidationError("Missing expected argument '--trace <path>'") }
@@ -164,7 +178,7 @@ struct ReplayOptions: ParsableArguments {
       capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
       ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
-      shard: try shard.map { try Shard(parsing: $0) })
+      shard: try resolvedShard())
     configuration.slice = TraceSlice(requestLimit: requestLimit, sampleRate: sample ?? 1)
     return configuration
   }

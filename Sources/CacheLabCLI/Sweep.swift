@@ -17,9 +17,16 @@ struct Sweep: ParsableCommand {
       Examples:
         cachelab sweep --trace Traces/zipf-demo.oracleGeneral.bin --policies lru,s3fifo --sizes log:0.001:0.5:12 --report sweep/
         cachelab sweep --trace big.oracleGeneral.bin --policies lru --sizes log:0.001:0.5:20 --shard 0/4 --output shard-0.csv
+        cachelab sweep --trace big.oracleGeneral.zst --policies lru,sieve --sizes log:1GiB:1TiB:30 --approx
       """)
 
   @OptionGroup var options: ReplayOptions
+
+  @Flag(
+    help:
+      "Approximate miss-ratio curves: spatial sampling at --sample (default 0.01) with scaled-back counts (see 'Sampling error' in the README)."
+  )
+  var approx = false
 
   func validate() throws {
     try options.requireTrace()
@@ -28,6 +35,8 @@ struct Sweep: ParsableCommand {
 
   func run() throws {
     try CLIErrors.translating {
+      var options = options
+      if approx, options.sample == nil { options.sample = 0.01 }
       let results = try ReplayExecution.perform(options)
       guard !options.tableSuppressed, let first = results.first else { return }
       var text = Run.describe(first) + "\n" + TableReport.align(MissRatioCurve.matrix(results))

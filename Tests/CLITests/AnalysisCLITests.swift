@@ -44,6 +44,38 @@ import Testing
     #expect(bad.status == 64 && bad.stderr.contains("0 <= i < N"))
   }
 
+  /// `--shard auto` as the shipped Slurm script and Kubernetes manifest run it: each task sees
+  /// exactly its scheduler's variables, and the merged report equals the unsharded one.
+  @Test(arguments: ["slurm", "kubernetes"])
+  func schedulerArraysMergeIntoTheUnshardedReport(scheduler: String) throws {
+    let directory = Paths.temporaryDirectory("array")
+    let common = ["sweep", "--trace", Self.trace, "--policies", "lru,sieve,s3fifo", "--sizes", "log:0.01:0.6:4"]
+    let whole = directory.appendingPathComponent("whole.csv").path
+    #expect(try CLI.run(common + ["--output", whole, "--quiet"]).status == 0)
+    var parts: [String] = []
+    for task in 1...4 {
+      let path = directory.appendingPathComponent("shard-\(task).csv").path
+      let outcome =
+        scheduler == "slurm"
+        ? try CLI.run(
+          common + ["--shard", "auto", "--output", path, "--quiet"],
+          environment: [
+            "SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+          ])
+        : try CLI.run(
+          common + ["--shard", "auto", "--shards", "4", "--output", path, "--quiet"],
+          environment: ["JOB_COMPLETION_INDEX": "\(task - 1)"])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      parts.append(path)
+    }
+    let merged = directory.appendingPathComponent("merged.csv").path
+    #expect(try CLI.run(["merge"] + parts + ["--output", merged]).status == 0)
+    #expect(try Self.withoutTiming(merged) == Self.withoutTiming(whole))
+    let unassigned = try CLI.run(common + ["--shard", "auto"])
+    #expect(unassigned.status == 64 && unassigned.stderr.contains("SLURM_ARRAY_TASK_ID"))
+  }
+
   @Test func compareReportsAndConfigurations() throws {
     let directory = Paths.temporaryDirectory("compare")
     let a = directory.appendingPathComponent("a.csv").path

@@ -75,5 +75,9 @@ import Traces
     }
     let exactRatio = Double(String(exactRows[1][header.firstIndex(of: "miss_ratio")!]))!
     #expect(abs(Double(sampledValue("miss_ratio"))! - exactRatio) < 0.03)
+    let approx = try CLI.run([
+      "sweep", "--trace", Self.trace, "--policies", "lru", "--sizes", "10MiB", "--approx", "--output", "-",
+    ])
+    #expect(approx.status == 0 && approx.stdout.contains(",0.010000,"), "\(approx.stdout)")
   }
 }
