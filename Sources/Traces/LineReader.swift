@@ -99,6 +99,17 @@ extension LineParser {
   }
 }
 
+/// A parser that implements only the counting form of ``LineParser/parse(_:into:attributes:)``
+/// (lines that stand for several requests, or carry attributes); the plain form follows.
+protocol CountingLineParser: LineParser {}
+
+extension CountingLineParser {
+  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
+    var ignored = RequestAttributes()
+    return try parse(line, into: &request, attributes: &ignored) > 0
+  }
+}
+
 /// Why a line does not parse.
 struct LineError: Error {
   var message: String

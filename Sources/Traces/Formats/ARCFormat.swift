@@ -3,17 +3,12 @@ import CacheCore
 /// The ARC paper's block traces (`*.lis`: P1–P14, OLTP, DS1, S1–S3, as Caffeine's simulator
 /// reads them): `starting_block number_of_blocks ignore request_number` per line; each line
 /// requests blocks `start ..< start + count`, one object each. No time, no size.
-struct ARCParser: LineParser {
+struct ARCParser: CountingLineParser {
   let traits = TraceTraits(hasTime: false, hasSize: false)
   var repeatKeyStep: UInt64 { 1 }
   private var splitter = FieldSplitter(delimiter: nil)
   /// Larger counts on one line are taken as corrupt input (real lines span a few blocks).
   static let maximumBlocks: UInt64 = 1 << 20
-
-  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    var ignored = RequestAttributes()
-    return try parse(line, into: &request, attributes: &ignored) > 0
-  }
 
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes

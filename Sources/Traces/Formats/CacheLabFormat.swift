@@ -6,7 +6,7 @@ import CacheCore
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
 /// `event`, `vary`, `authorization` (a non-empty cell means the header was present), `stored_size`. Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
 /// `ctype`). Unknown columns are ignored; an empty cell means "absent".
-struct CacheLabParser: LineParser {
+struct CacheLabParser: CountingLineParser {
   enum Column: String, CaseIterable {
     case time, key, size, op, cost, ttl
     case contentClass = "class"
@@ -62,11 +62,6 @@ struct CacheLabParser: LineParser {
       )
     }
     required = (columns.lastIndex { $0 == .time || $0 == .key || $0 == .size } ?? 0) + 1
-  }
-
-  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    var ignored = RequestAttributes()
-    return try parse(line, into: &request, attributes: &ignored) > 0
   }
 
   mutating func parse(

@@ -4,7 +4,7 @@ import CacheCore
 /// columns found by header name). A row stands for `op_count` identical requests; the object
 /// size is `key_size + size`; `op` GET/GET_LEASE reads, SET/SET_LEASE stores, DELETE removes;
 /// `ttl` is in seconds (0 = none); keys are hex strings (hashed).
-struct CacheLibParser: LineParser {
+struct CacheLibParser: CountingLineParser {
   let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
   var producesAttributes: Bool { true }
   private var splitter = FieldSplitter(delimiter: 0x2C)
@@ -31,11 +31,6 @@ struct CacheLibParser: LineParser {
         "a CacheLib trace needs the columns \(Self.needed.joined(separator: ",")); missing '\(name)'")
     }
     required = (Self.needed.compactMap { index[$0] }.max() ?? 0) + 1
-  }
-
-  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    var ignored = RequestAttributes()
-    return try parse(line, into: &request, attributes: &ignored) > 0
   }
 
   mutating func parse(

@@ -5,7 +5,7 @@ import CacheCore
 /// Offset and Size in bytes). Each row becomes one request per `block-size` block it touches
 /// (the offset aligned down), of that block's size; keys are block numbers, offset by a hash of
 /// host and disk so volumes never share blocks. `ops` keeps reads, writes or both.
-struct MSRParser: LineParser {
+struct MSRParser: CountingLineParser {
   let traits = TraceTraits(hasTime: true, hasSize: true)
   var repeatKeyStep: UInt64 { 1 }
   private var splitter = FieldSplitter(delimiter: 0x2C)
@@ -18,11 +18,6 @@ struct MSRParser: LineParser {
     let ops = parameters.string("ops")
     keepReads = ops != "write"
     keepWrites = ops != "read"
-  }
-
-  mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    var ignored = RequestAttributes()
-    return try parse(line, into: &request, attributes: &ignored) > 0
   }
 
   mutating func parse(
