@@ -13,8 +13,9 @@ protocol RecordLayout {
   /// Decodes the record at `bytes` (record number `index`, 1-based) into `request`;
   /// returns a message if the record is malformed.
   mutating func decode(_ bytes: UnsafeRawPointer, index: Int64, into request: inout Request) -> String?
-  /// Whether records carry a time-to-live (then ``ttlSeconds(_:)`` reads it).
-  static var hasTTL: Bool { get }
+  /// Whether this layout's records carry a time-to-live (then ``ttlSeconds(_:)`` reads it
+  /// and the reader fills the batch's attributes; otherwise it leaves them alone).
+  var hasTTL: Bool { get }
   /// The record's time-to-live in seconds (0 or less: none).
   func ttlSeconds(_ bytes: UnsafeRawPointer) -> Int64
   /// Decodes `count` consecutive records starting at `bytes`, the first being record
@@ -30,7 +31,7 @@ extension RecordLayout {
   var traits: TraceTraits { Self.traits }
 
   /// Records carry no time-to-live.
-  static var hasTTL: Bool { false }
+  var hasTTL: Bool { false }
   func ttlSeconds(_ bytes: UnsafeRawPointer) -> Int64 { 0 }
 
   @inline(__always)
@@ -129,7 +130,7 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
             throw TraceError(.malformedRecord, path: path, record: requestsRead + Int64(index - filled) + 1, problem)
           }
         }
-        if Layout.hasTTL { recordTTLs(batch, from: filled, count: decoded) }
+        if layout.hasTTL { recordTTLs(batch, from: filled, count: decoded) }
         requestsRead += Int64(decoded)
         filled += decoded
         file.start += decoded * size

@@ -23,6 +23,20 @@ public struct TraceSample: Sendable {
     return lines.map { line in Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)) }
   }
 
+  /// Whether this is text whose non-blank complete lines (at least one) all split, at
+  /// `separator` (nil: runs of spaces and tabs), into fields that `accept` takes.
+  public func everyLine(splitAt separator: Character? = nil, _ accept: ([Substring]) -> Bool) -> Bool {
+    guard isText else { return false }
+    let filled = lines.filter { !$0.allSatisfy(\.isWhitespace) }
+    return !filled.isEmpty
+      && filled.allSatisfy { line in
+        let fields =
+          separator.map { line.split(separator: $0, omittingEmptySubsequences: false) }
+          ?? line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return accept(fields)
+      }
+  }
+
   /// Whole fixed-size records in the sample (all of the file's, when the size is known,
   /// must be a whole number of them).
   public func records(of size: Int) -> Int? {
@@ -79,11 +93,14 @@ public enum TraceSniffer {
   ///   error: pass `--format`), ``TraceError`` when the file cannot be read.
   public static func detect(_ path: String) throws -> Detection {
     let byName = TraceFormat.inferred(from: path)
-    guard let (sample, compression) = try? Self.sample(path) else {
+    let sample: TraceSample
+    let compression: Compression?
+    do {
+      (sample, compression) = try Self.sample(path)
+    } catch {
       // Unreadable: the name decides, and opening the trace reports the problem later.
-      if let byName { return Detection(format: byName, reason: nil, compression: nil) }
-      _ = try Self.sample(path)
-      preconditionFailure("sampling failed and then succeeded")
+      guard let byName else { throw error }
+      return Detection(format: byName, reason: nil, compression: nil)
     }
     var verdicts: [(format: TraceFormat, verdict: SniffVerdict)] = []
     for format in TraceFormat.all {

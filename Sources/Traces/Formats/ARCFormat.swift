@@ -33,15 +33,10 @@ struct ARCParser: CountingLineParser {
   }
 
   static func sniff(_ sample: TraceSample) -> SniffVerdict? {
-    guard sample.isText else { return nil }
-    let lines = sample.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-    guard !lines.isEmpty else { return nil }
-    for line in lines {
-      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard fields.count == 4, fields.allSatisfy({ UInt64($0) != nil }) else { return nil }
-    }
-    return SniffVerdict(2, "text, 'start_block blocks ignore request' on every line (ARC .lis)")
+    sample.everyLine { $0.count == 4 && $0.allSatisfy { UInt64($0) != nil } }
+      ? SniffVerdict(2, "text, 'start_block blocks ignore request' on every line (ARC .lis)") : nil
   }
+
 }
 
 extension TraceFormat {

@@ -25,7 +25,6 @@ struct FieldRecordLayout: RecordLayout {
 
   static let recordSize = 0
   static let traits = TraceTraits(hasTime: true, hasSize: true)
-  static let hasTTL = true
 
   let recordSize: Int
   /// Offset of the u32 seconds, nil when the records carry no time.
@@ -72,6 +71,8 @@ struct FieldRecordLayout: RecordLayout {
       nextAccess: nextAccess)
     return nil
   }
+
+  var hasTTL: Bool { ttl != nil }
 
   func ttlSeconds(_ bytes: UnsafeRawPointer) -> Int64 {
     switch ttl {

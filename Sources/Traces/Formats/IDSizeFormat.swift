@@ -58,13 +58,8 @@ extension TraceFormat {
 extension IDSizeParser {
   /// How plausible `sample` is in this format (see ``TraceSniffer``).
   static func sniff(_ sample: TraceSample) -> SniffVerdict? {
-    guard sample.isText else { return nil }
-    let lines = sample.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-    guard !lines.isEmpty else { return nil }
-    for line in lines {
-      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard fields.count == 3, UInt64(fields[0]) != nil, UInt64(fields[2]) != nil else { return nil }
-    }
-    return SniffVerdict(2, "text, 'seq id size' on every line")
+    sample.everyLine { $0.count == 3 && UInt64($0[0]) != nil && UInt64($0[2]) != nil }
+      ? SniffVerdict(2, "text, 'seq id size' on every line") : nil
   }
+
 }

@@ -15,7 +15,6 @@ import CacheCore
 struct LCSLayout: RecordLayout {
   static let recordSize = 24
   static let traits = TraceTraits(hasTime: true, hasSize: true, hasNextAccess: true)
-  static let hasTTL = true
   static let headerSize = 8192
   static let magic: UInt64 = 0x1234_5678_9abc_def0
   /// Record size of each version (index = version).
@@ -66,8 +65,11 @@ struct LCSLayout: RecordLayout {
     return nil
   }
 
+  /// Versions 3 and later carry a TTL.
+  var hasTTL: Bool { version >= 3 }
+
   func ttlSeconds(_ bytes: UnsafeRawPointer) -> Int64 {
-    version >= 3 ? Int64(bytes.little(24, as: UInt32.self)) : 0
+    Int64(bytes.little(24, as: UInt32.self))
   }
 
   static func sniff(_ sample: TraceSample) -> SniffVerdict? {

@@ -70,17 +70,14 @@ struct MSRParser: CountingLineParser {
   }
 
   static func sniff(_ sample: TraceSample) -> SniffVerdict? {
-    guard sample.isText else { return nil }
-    let lines = sample.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-    guard !lines.isEmpty else { return nil }
-    for line in lines {
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-      guard fields.count == 7, UInt64(fields[0]) != nil, ["read", "write"].contains(fields[3].lowercased()),
-        UInt64(fields[4]) != nil, UInt64(fields[5]) != nil
-      else { return nil }
+    let isRow = { (fields: [Substring]) in
+      fields.count == 7 && UInt64(fields[0]) != nil && ["read", "write"].contains(fields[3].lowercased())
+        && UInt64(fields[4]) != nil && UInt64(fields[5]) != nil
     }
-    return SniffVerdict(3, "MSR Cambridge rows Timestamp,Hostname,DiskNumber,Read|Write,Offset,Size,ResponseTime")
+    return sample.everyLine(splitAt: ",", isRow)
+      ? SniffVerdict(3, "MSR Cambridge rows Timestamp,Hostname,DiskNumber,Read|Write,Offset,Size,ResponseTime") : nil
   }
+
 }
 
 extension TraceFormat {
