@@ -22,6 +22,12 @@ struct ReplayOptions: ParsableArguments {
       valueName: "R"))
   var sample: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Expire objects in policy caches as libCacheSim's --use-ttl does: 'trace' uses the trace's TTL column, a duration (1h, 3600s) is the lifetime of objects without one. An expired object is a miss, removed and inserted again; the 'expired' column counts them.",
+      valueName: "trace|duration"))
+  var ttl: String?
+
   @OptionGroup(title: "Cache engines")
   var engine: EngineOptions
 
@@ -180,6 +186,11 @@ struct ReplayOptions: ParsableArguments {
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
       shard: try resolvedShard())
     configuration.slice = TraceSlice(requestLimit: requestLimit, sampleRate: sample ?? 1)
+    configuration.timeToLive = try ttl.map { try TimeToLive(parsing: $0) }
+    if configuration.timeToLive != nil, parsedPolicies.isEmpty {
+      throw ConfigurationError(
+        .invalidValue, "--ttl applies to --policies caches; presets and tiers follow their own expiry rules")
+    }
     return configuration
   }
 }

@@ -51,13 +51,14 @@ public enum PolicyRegistry {
 public struct PolicyEntry: Sendable {
   /// The policy's name, parameters and documentation.
   public let descriptor: PolicyDescriptor
-  let factory: @Sendable (Int64, Parameters, PolicyContext) throws(ConfigurationError) -> any CacheSimulation
+  let factory:
+    @Sendable (Int64, Parameters, PolicyContext, TimeToLive?) throws(ConfigurationError) -> any CacheSimulation
 
   /// Registers policy type `P`.
   public init<P: EvictionPolicy & ~Copyable>(_ type: P.Type) {
     descriptor = P.descriptor
-    factory = { capacity, parameters, context throws(ConfigurationError) in
-      PolicySimulation(try P(capacity: capacity, parameters: parameters, context: context))
+    factory = { capacity, parameters, context, timeToLive throws(ConfigurationError) in
+      PolicySimulation(try P(capacity: capacity, parameters: parameters, context: context), timeToLive: timeToLive)
     }
   }
 
@@ -66,10 +67,12 @@ public struct PolicyEntry: Sendable {
     try Parameters(parsing: text, specs: descriptor.parameters, owner: descriptor.name)
   }
 
-  /// Creates an empty simulated cache of `capacity` bytes (or objects).
+  /// Creates an empty simulated cache of `capacity` bytes (or objects); with `timeToLive`,
+  /// its replays expire objects by that rule (`--ttl`).
   public func makeSimulation(
-    capacity: Int64, parameters: Parameters, context: PolicyContext = PolicyContext()
+    capacity: Int64, parameters: Parameters, context: PolicyContext = PolicyContext(),
+    timeToLive: TimeToLive? = nil
   ) throws(ConfigurationError) -> any CacheSimulation {
-    try factory(capacity, parameters, context)
+    try factory(capacity, parameters, context, timeToLive)
   }
 }

@@ -42,6 +42,9 @@ public struct Replayer: Sendable {
         ConfigurationError(
           .invalidValue, "\(config.tracePath): this trace has no timestamps, so warm-up must be a fraction (e.g. 0.2)"))
     }
+    if let timeToLive = config.timeToLive {
+      try Self.check(timeToLive, fits: reader.traits, path: config.tracePath)
+    }
 
     let needsSummary =
       config.capacities.contains(where: \.needsWorkingSet)
@@ -99,7 +102,8 @@ public struct Replayer: Sendable {
           simulations.append(
             try policy.entry.makeSimulation(
               capacity: capacity, parameters: policy.parameters,
-              context: PolicyContext(seed: config.seed, objectMode: config.ignoreSize)))
+              context: PolicyContext(seed: config.seed, objectMode: config.ignoreSize),
+              timeToLive: config.timeToLive))
         } catch {
           throw .configuration(error)
         }
@@ -372,5 +376,23 @@ final class SimulationClock: @unchecked Sendable {
     let start = Stopwatch.nanoseconds()
     body()
     nanoseconds[index] &+= Stopwatch.nanoseconds() - start
+  }
+}
+
+extension Replayer {
+  /// Refuses a `--ttl` that could expire nothing: a trace without times, or `--ttl trace` on a
+  /// format without a TTL column.
+  static func check(_ timeToLive: TimeToLive, fits traits: TraceTraits, path: String) throws(ReplayError) {
+    if !traits.hasTime {
+      throw .configuration(
+        ConfigurationError(.invalidValue, "\(path): this trace has no timestamps, so --ttl cannot expire anything"))
+    }
+    if !timeToLive.hasDefault, !traits.hasTTL {
+      throw .configuration(
+        ConfigurationError(
+          .invalidValue,
+          "\(path): this trace's format has no TTL column, so --ttl trace would expire nothing; give a lifetime for every object instead (e.g. --ttl 1h)"
+        ))
+    }
   }
 }

@@ -48,6 +48,8 @@ public struct RunConfiguration: Sendable {
   public var readPath: String?
   /// The part of the trace replayed: `--num-req` and `--sample` (whole by default).
   public var slice = TraceSlice()
+  /// `--ttl`: policy caches expire objects by this rule (nil: never; engines keep their own rules).
+  public var timeToLive: TimeToLive?
 
   public init(
     tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],

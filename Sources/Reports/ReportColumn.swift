@@ -101,7 +101,13 @@ public struct ReportColumn: Sendable {
     .engine("disk_hits", "requests answered by the disk tier") { String($0.stats.diskHits) },
     .engine("memory_hit_ratio", "memory_hits / requests") { ratio($0.stats.memoryHits, $0.stats.requests) },
     .engine("disk_hit_ratio", "disk_hits / requests") { ratio($0.stats.diskHits, $0.stats.requests) },
-    .engine("expired", "lookups that found an expired or stale object") { String($0.stats.expired) },
+    ReportColumn("ttl", "--ttl as given: 'trace' or the default lifetime (empty: policy caches never expire objects)") {
+      $0.run.configuration.timeToLive?.description ?? ""
+    },
+    ReportColumn(
+      "expired",
+      "lookups that found an expired or stale object (engines; policy caches with --ttl, where each is also a miss)"
+    ) { $0.expired },
     .engine("revalidated_304", "conditional requests answered 304 (headers refreshed, body kept)") {
       String($0.stats.revalidated304)
     },

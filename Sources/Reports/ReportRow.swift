@@ -147,6 +147,15 @@ public struct ReportRow: Sendable {
     }
   }
 
+  /// Requests that found their object expired: an engine's expired or stale lookups, or a
+  /// policy cache's with `--ttl` (empty without).
+  public var expired: String {
+    switch subject {
+    case .cache(let cache): return run.configuration.timeToLive == nil ? "" : String(cache.counters.expired)
+    case .engine(let engine): return String(engine.stats.expired)
+    }
+  }
+
   public var replaySeconds: Double {
     switch subject {
     case .cache(let cache): return cache.replaySeconds

@@ -87,7 +87,11 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
   }
 
   var path: String { file.path }
-  var traits: TraceTraits { layout.traits }
+  var traits: TraceTraits {
+    var traits = layout.traits
+    traits.hasTTL = layout.hasTTL
+    return traits
+  }
   var knownRequestCount: Int64? {
     file.regularFileSize.map { ($0 - Int64(headerSize)) / Int64(layout.recordSize) }
   }

@@ -10,12 +10,17 @@ public struct TraceTraits: Sendable, Equatable {
   public var hasNextAccess: Bool
   /// Requests carry ``RequestAttributes`` (HTTP headers, costs, TTLs, events).
   public var hasAttributes: Bool
+  /// Requests can carry a time-to-live (``RequestAttributes/ttl``), which `--ttl` uses.
+  public var hasTTL: Bool
 
-  public init(hasTime: Bool, hasSize: Bool, hasNextAccess: Bool = false, hasAttributes: Bool = false) {
+  public init(
+    hasTime: Bool, hasSize: Bool, hasNextAccess: Bool = false, hasAttributes: Bool = false, hasTTL: Bool = false
+  ) {
     self.hasTime = hasTime
     self.hasSize = hasSize
     self.hasNextAccess = hasNextAccess
     self.hasAttributes = hasAttributes
+    self.hasTTL = hasTTL
   }
 }
 

@@ -144,6 +144,8 @@ enum CLI {
       "cannot tell the format"
     ),
     (["run", "--policies", "lru", "--sizes", "1"], "Missing expected argument '--trace"),
+    (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "1", "--ttl", "0s"], "must be 'trace'"),
+    (["run", "--trace", "x.csv", "--preset", "nuke", "--ttl", "1h"], "--ttl applies to --policies caches"),
     (["gen", "zipf", "--objects", "0", "--output", "x.bin"], "--objects"),
     (["gen", "zipf", "--sizes", "gamma", "--output", "x.bin"], "unknown size distribution"),
   ])
@@ -197,5 +199,45 @@ enum CLI {
     let csv = directory.appendingPathComponent("z.csv").path
     #expect(try CLI.run(["gen", "zipf", "--objects", "10", "--requests", "100", "--output", csv]).status == 0)
     #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("time,key,size\n"))
+  }
+
+  /// `--ttl` on CacheLib's TTL samples: their TTLs (120 s and more) outlive the 9 s they span,
+  /// so `--ttl trace` counts what a run without it counts; a 1 s default expires objects.
+  @Test func ttlExpiresObjectsInPolicyRuns() throws {
+    let trace = "cachelib/kv_traces_1.csv"
+    guard Paths.sharedTraceAvailable(trace) else {
+      print("skipping: ../shared/traces/\(trace) is missing")
+      return
+    }
+    func rows(_ extra: [String]) throws -> [[String: String]] {
+      let outcome = try CLI.run(
+        [
+          "run", "--trace", Paths.sharedTrace(trace), "--policies", "lru,s3fifo", "--sizes", "1000", "--ignore-size",
+          "--output", "-",
+        ] + extra)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      let lines = outcome.stdout.split(separator: "\n").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false)
+      }
+      guard let header = lines.first else { return [] }
+      return lines.dropFirst().map {
+        Dictionary(uniqueKeysWithValues: zip(header.map(String.init), $0.map(String.init)))
+      }
+    }
+    let plain = try rows([])
+    let traceTTL = try rows(["--ttl", "trace"])
+    let oneSecond = try rows(["--ttl", "1s"])
+    #expect(plain.count == 2 && traceTTL.count == 2 && oneSecond.count == 2)
+    for (index, row) in plain.enumerated() {
+      #expect(row["expired"] == "" && row["ttl"] == "")
+      #expect(traceTTL[index]["misses"] == row["misses"] && traceTTL[index]["expired"] == "0")
+      #expect(traceTTL[index]["ttl"] == "trace" && oneSecond[index]["ttl"] == "1s")
+      let expired = Int(oneSecond[index]["expired"] ?? "") ?? 0
+      let extra = (Int(oneSecond[index]["misses"] ?? "") ?? 0) - (Int(row["misses"] ?? "") ?? 0)
+      #expect(expired > 0 && extra > 0 && extra <= expired, "\(oneSecond[index])")
+    }
+    let untimed = Paths.temporaryFile("untimed.txt", text: "1\n2\n1\n")
+    let refused = try CLI.run(["run", "--trace", untimed, "--policies", "lru", "--sizes", "2", "--ttl", "1h"])
+    #expect(refused.status == 64 && refused.stderr.contains("no timestamps"), "\(refused.stderr)")
   }
 }

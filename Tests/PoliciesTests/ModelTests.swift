@@ -37,6 +37,14 @@ struct ModelCache {
     return false
   }
 
+  /// Removes `key` if cached (not an eviction); SIEVE's hand is not modelled here.
+  @discardableResult
+  mutating func remove(_ key: UInt64) -> Bool {
+    guard let index = entries.firstIndex(where: { $0.key == key }) else { return false }
+    entries.remove(at: index)
+    return true
+  }
+
   mutating func evict() {
     switch kind {
     case .fifo, .lru:

@@ -9,6 +9,8 @@ public struct MissCounters: Sendable, Equatable {
   public var evictions: Int64 = 0
   /// Misses for objects larger than the whole cache, which were not inserted.
   public var rejected: Int64 = 0
+  /// Requests that found their object expired (`--ttl` runs; each is also a miss).
+  public var expired: Int64 = 0
 
   @inlinable
   public init() {}
@@ -63,10 +65,14 @@ public struct ArrayVictimSink: VictimSink {
 public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulation, @unchecked Sendable {
   @usableFromInline var policy: P
   @usableFromInline var _counters = MissCounters()
+  /// The expiry rule of a `--ttl` run, or nil (objects never expire).
+  public let timeToLive: TimeToLive?
+  @usableFromInline var expiries = ExpiryTable()
 
-  /// Wraps an empty policy instance.
-  public init(_ policy: consuming P) {
+  /// Wraps an empty policy instance; with `timeToLive`, replays expire objects by that rule.
+  public init(_ policy: consuming P, timeToLive: TimeToLive? = nil) {
     self.policy = policy
+    self.timeToLive = timeToLive
   }
 
   public var counters: MissCounters { _counters }
@@ -105,8 +111,15 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {
+    guard let timeToLive else {
+      batch.withRequests { requests in policy.replay(requests, range: range, counters: &_counters) }
+      return
+    }
     batch.withRequests { requests in
-      policy.replay(requests, range: range, counters: &_counters)
+      batch.withAttributes { attributes in
+        policy.replayExpiring(
+          requests, attributes: attributes, range: range, rule: timeToLive, table: &expiries, counters: &_counters)
+      }
     }
   }
 }

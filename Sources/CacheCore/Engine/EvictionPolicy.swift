@@ -57,6 +57,12 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   /// gets a copy specialised for it, with `handle` and the storage calls inlined.
   mutating func replay(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters)
 
+  /// ``replay(_:range:counters:)`` for a `--ttl` run: objects expire by `rule`, their expiry
+  /// times kept in `table`. A requirement for the same reason: specialised per policy.
+  mutating func replayExpiring(
+    _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
+    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters)
+
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
   /// requests later) the entry the bucket points to. Optional; the default does nothing.
   func prefetch(_ key: UInt64, stage: Int)

@@ -114,3 +114,12 @@ extension RequestBatch {
     for index in 0..<_count { storage[index].nextAccess = value(index) }
   }
 }
+
+extension RequestBatch {
+  /// Calls `body` with the requests' attributes (one per request), or nil when the current
+  /// contents carry none.
+  @inlinable
+  public func withAttributes<R>(_ body: (UnsafePointer<RequestAttributes>?) -> R) -> R {
+    body(hasAttributes ? attributeStorage.map { UnsafePointer($0) } : nil)
+  }
+}

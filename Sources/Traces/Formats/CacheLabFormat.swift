@@ -36,7 +36,7 @@ struct CacheLabParser: CountingLineParser {
     }
   }
 
-  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true, hasTTL: true)
   var producesAttributes: Bool { true }
   private var splitter = FieldSplitter(delimiter: 0x2C)
   /// Column of each field index (nil: ignored).

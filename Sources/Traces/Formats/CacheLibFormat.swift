@@ -5,7 +5,7 @@ import CacheCore
 /// size is `key_size + size`; `op` GET/GET_LEASE reads, SET/SET_LEASE stores, DELETE removes;
 /// `ttl` is in seconds (0 = none); keys are hex strings (hashed).
 struct CacheLibParser: CountingLineParser {
-  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+  let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true, hasTTL: true)
   var producesAttributes: Bool { true }
   private var splitter = FieldSplitter(delimiter: 0x2C)
   private var index: [String: Int] = [:]
