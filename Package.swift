@@ -75,7 +75,8 @@ let package = Package(
     .testTarget(
       name: "ReplayTests",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats", "TestSupport", "MallocCounter",
+        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats", "Workloads", "TestSupport",
+        "MallocCounter",
       ]
     ),
     .testTarget(name: "FoundationOracleTests", dependencies: ["CacheCore", "Policies", "Engine"]),
@@ -83,7 +84,7 @@ let package = Package(
       name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "Reports", "Traces", "cachelab", "TestSupport"]
+      dependencies: ["CacheLabCLI", "Reports", "Traces", "Workloads", "cachelab", "TestSupport"]
     ),
   ]
 )

@@ -64,7 +64,7 @@ enum ReplayExecution {
     guard SyntheticTraceSpec.matches(configuration.tracePath) else { return try body(configuration) }
     let spec = try SyntheticTraceSpec(parsing: configuration.tracePath)
     let directory = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
-    let path = "\(directory)/cachelab-gen-\(getpid())-\(configuration.seed).oracleGeneral.bin"
+    let path = "\(directory)/cachelab-gen-\(getpid())-\(configuration.seed)\(spec.fileSuffix)"
     try spec.generate(seed: configuration.seed, to: path)
     defer { unlink(path) }
     var generated = configuration

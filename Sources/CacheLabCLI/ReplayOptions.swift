@@ -157,11 +157,11 @@ struct ReplayOptions: ParsableArguments {
     let format = format ?? shortFormat
     let traceSpec: TraceSpec
     if SyntheticTraceSpec.matches(trace) {
-      _ = try SyntheticTraceSpec(parsing: trace)
-      guard format == nil || format == "oracle-general" else {
-        throw ConfigurationError(.invalidValue, "a synthetic trace is generated as oracle-general; drop --format")
+      let synthetic = try SyntheticTraceSpec(parsing: trace)
+      guard format == nil || format == synthetic.format else {
+        throw ConfigurationError(.invalidValue, "a synthetic trace is generated as \(synthetic.format); drop --format")
       }
-      traceSpec = try TraceSpec(parsing: "oracle-general")
+      traceSpec = try TraceSpec(parsing: synthetic.format)
     } else {
       traceSpec = try TraceSpec(format: format, inferringFrom: trace)
     }

@@ -5,7 +5,7 @@ import Traces
 struct TraceOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The trace file to replay (required; run and sweep can take it from --config), or gen:zipf:objects=N,requests=M,alpha=A[,rate=R] for a synthetic trace generated per run (and per --repeat seed).",
+      "The trace file to replay (required; run and sweep can take it from --config), or gen:NAME[:k=v,...] for a synthetic trace generated per run (and per --repeat seed) by a generator of 'cachelab gen', e.g. gen:zipf:objects=N,requests=M,alpha=A.",
       valueName: "path"))
   var trace: String?
 

@@ -1,6 +1,12 @@
 import CacheCore
 import Stats
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How synthetic object sizes are drawn: `fixed:4096`, `uniform:min=1KiB,max=64KiB`,
 /// `lognormal:mu=8.318,sigma=1.5,min=64,max=1MiB` or `pareto:shape=1.2,min=1KiB,max=1MiB`.
 ///
@@ -90,6 +96,24 @@ public enum SizeDistribution: Sendable, Equatable, CustomStringConvertible {
       return Self.clamp(random.lognormal(mu: mu, sigma: sigma), to: range)
     case .pareto(let shape, let range):
       return Self.clamp(random.pareto(shape: shape, scale: Double(range.lowerBound)), to: range)
+    }
+  }
+
+  /// The size of object `id` as a pure function of (`seed`, `id`): the distribution's quantile
+  /// of a uniform value hashed from them, so a generator needs no per-object table. O(1).
+  public func size(ofObject id: Int64, seed: UInt64) -> Int64 {
+    let hash = KeyHash.mix(seed ^ KeyHash.mix(UInt64(bitPattern: id) &+ 0x5eed))
+    let unit = (Double(hash >> 11) + 0.5) / 9_007_199_254_740_992.0
+    switch self {
+    case .fixed(let size):
+      return size
+    case .uniform(let range):
+      let width = UInt64(range.upperBound - range.lowerBound) &+ 1
+      return width == 0 ? range.lowerBound : range.lowerBound + Int64(hash % width)
+    case .lognormal(let mu, let sigma, let range):
+      return Self.clamp(exp(mu + sigma * Quantiles.standardNormal(unit)), to: range)
+    case .pareto(let shape, let range):
+      return Self.clamp(Quantiles.pareto(unit, shape: shape, scale: Double(range.lowerBound)), to: range)
     }
   }
 

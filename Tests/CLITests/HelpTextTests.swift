@@ -1,14 +1,16 @@
 import Foundation
 import TestSupport
 import Testing
+import Workloads
 
 /// Every subcommand's help renders cleanly: exit 0, no stray line-continuation backslashes,
 /// and the custom-engine options state their defaults.
 @Suite struct HelpTextTests {
-  static let commands: [[String]] = [
-    ["run"], ["sweep"], ["compare"], ["merge"], ["inspect"], ["regress"], ["gen", "zipf"], ["gen", "http"],
-    ["policies"], ["presets"], ["formats"], ["convert"],
-  ]
+  static let commands: [[String]] =
+    [
+      ["run"], ["sweep"], ["compare"], ["merge"], ["inspect"], ["regress"], ["gen", "zipf"], ["gen", "http"],
+      ["policies"], ["presets"], ["formats"], ["convert"], ["gen"],
+    ] + GeneratorRegistry.all.map(\.descriptor.name).filter { $0 != "zipf" }.map { ["gen", $0] }
 
   @Test(arguments: HelpTextTests.commands)
   func helpRendersCleanly(command: [String]) throws {

@@ -7,6 +7,7 @@ import Reports
 import TestSupport
 import Testing
 import Traces
+import Workloads
 
 @Suite struct ReportTests {
   static let required = [
@@ -92,6 +93,11 @@ import Traces
     }
     for format in TraceFormat.all {
       #expect(Self.tracesReadme.contains("| `\(format.name)` |"), "Traces/README.md lacks format \(format.name)")
+    }
+    for generator in GeneratorRegistry.all {
+      #expect(
+        Self.readme.contains("| `\(generator.descriptor.name)` |"),
+        "README lacks generator \(generator.descriptor.name)")
     }
   }
 }
