@@ -9,15 +9,18 @@ import Traces
   import Darwin
 #endif
 
-/// `cachelab convert`: any readable trace to oracle-general, lcs, csv or txt, optionally
+/// `cachelab convert`: any readable trace to oracle-general, lcs, cachelab, csv or txt, optionally
 /// sliced, sampled and compressed.
 struct Convert: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Convert a trace to oracle-general, lcs, csv or txt, optionally sliced, sampled and compressed.",
+    abstract:
+      "Convert a trace to oracle-general, lcs, cachelab, csv or txt, optionally sliced, sampled and compressed.",
     discussion: """
       Reads IN in any format CacheLab reads (inferred as for 'run', or --format) and writes \
       OUT in the format --to names, else the one OUT's suffix names (.oracleGeneral.bin, \
-      .lcs, .csv, .txt), compressed when OUT ends in .zst, .xz or .gz. oracle-general and \
+      .lcs, .cachelab.csv, .csv, .txt), compressed when OUT ends in .zst, .xz or .gz. The \
+      cachelab output keeps puts, deletes, event rows and TTLs; the others write the get \
+      requests (time, key, size as each format holds them). oracle-general and \
       lcs outputs carry exact next-access indices, computed by one backward pass over the \
       written file (memory: one entry per distinct object); everything else streams. \
       --num-req keeps the first N requests, --sample R the objects of a spatial sample, \
@@ -55,7 +58,7 @@ struct Convert: ParsableCommand {
   /// The formats `convert` writes.
   enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case oracleGeneral = "oracle-general"
-    case lcs, csv, txt
+    case lcs, csv, txt, cachelab
   }
 
   func validate() throws {
@@ -71,10 +74,11 @@ struct Convert: ParsableCommand {
     let name = Compression.strippingSuffix(output).lowercased()
     if name.hasSuffix(".oraclegeneral.bin") || name.hasSuffix(".oraclegeneral") { return .oracleGeneral }
     if name.hasSuffix(".lcs") { return .lcs }
+    if name.hasSuffix(".cachelab.csv") { return .cachelab }
     if name.hasSuffix(".csv") { return .csv }
     if name.hasSuffix(".txt") { return .txt }
     throw ValidationError(
-      "cannot tell the output format from '\(output)'; name it .oracleGeneral.bin, .lcs, .csv or .txt (optionally + .zst, .xz, .gz) or pass --to"
+      "cannot tell the output format from '\(output)'; name it .oracleGeneral.bin, .lcs, .cachelab.csv, .csv or .txt (optionally + .zst, .xz, .gz) or pass --to"
     )
   }
 
@@ -93,17 +97,19 @@ struct Convert: ParsableCommand {
       case .lcs: writer = try LCSWriter(path: plainPath)
       case .csv: writer = try CSVTraceWriter(path: plainPath)
       case .txt: writer = try TextKeyWriter(path: plainPath)
+      case .cachelab: writer = try CacheLabTraceWriter(path: plainPath)
       }
       let batch = RequestBatch(capacity: 1 << 16)
       var written: Int64 = 0
+      var otherRows: Int64 = 0
       let bar = ProgressBar(label: "converting", quiet: quiet)
       while try reader.read(into: batch) {
         for index in 0..<batch.count {
           var request = batch[index]
-          guard request.operation == .get else { continue }
-          if ignoreSize { request.size = 1 }
-          try writer.write(request)
-          written += 1
+          guard request.operation == .get || writer.keepsEveryRow else { continue }
+          if ignoreSize, request.operation != .event { request.size = 1 }
+          try writer.write(request, attributes: batch.hasAttributes ? batch.attributes(index) : nil)
+          if request.operation == .get { written += 1 } else { otherRows += 1 }
         }
         bar.update(reader.requestsRead, nil)
       }
@@ -116,7 +122,7 @@ struct Convert: ParsableCommand {
       }
       if !quiet {
         print(
-          "wrote \(output): \(written) requests as \(try targetFormat().rawValue)\(compression.map { ", \($0.rawValue)" } ?? "")"
+          "wrote \(output): \(written) requests\(otherRows > 0 ? " + \(otherRows) other rows" : "") as \(try targetFormat().rawValue)\(compression.map { ", \($0.rawValue)" } ?? "")"
         )
       }
     }

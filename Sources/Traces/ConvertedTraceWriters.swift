@@ -82,3 +82,40 @@ func copy(file path: String, into output: AtomicFileWriter) throws(FileError) {
     try output.write(UnsafeRawBufferPointer(start: chunk, count: count))
   }
 }
+
+/// Writes CacheLab's CSV with every row kept: `time,op,key,size,ttl,event` (time and TTL in
+/// seconds, TTL empty when the request has none, event named on event rows), the format the
+/// `cachelab` reader takes back with puts, deletes, TTLs and lifecycle events intact.
+public final class CacheLabTraceWriter: TraceWriter {
+  private let file: AtomicFileWriter
+
+  public init(path: String) throws(FileError) {
+    file = try AtomicFileWriter(path: path)
+    try file.write("time,op,key,size,ttl,event\n")
+  }
+
+  public var keepsEveryRow: Bool { true }
+
+  public func write(_ request: Request) throws(FileError) { try write(request, attributes: nil) }
+
+  public func write(_ request: Request, attributes: RequestAttributes?) throws(FileError) {
+    try file.writeSeconds(request.time)
+    switch request.operation {
+    case .get: try file.write(",get,")
+    case .put: try file.write(",put,")
+    case .delete: try file.write(",delete,")
+    case .origin: try file.write(",origin,")
+    case .event:
+      try file.write(",event,,0,,\(attributes?.event.name ?? "")\n")
+      return
+    }
+    try file.writeDecimal(request.key)
+    try file.writeByte(0x2C)
+    try file.writeDecimal(request.size)
+    try file.writeByte(0x2C)
+    if let ttl = attributes?.ttl, ttl > 0 { try file.writeSeconds(ttl) }
+    try file.write(",\n")
+  }
+
+  public func commit() throws(FileError) { try file.commit() }
+}

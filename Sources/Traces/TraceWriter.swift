@@ -11,8 +11,37 @@ import CacheCore
 public protocol TraceWriter: AnyObject {
   /// Appends one request.
   func write(_ request: Request) throws(FileError)
+  /// Appends one row with its attributes (TTL, lifecycle event); writers of formats without
+  /// such columns write the request alone. Non-`get` rows reach only writers that keep them
+  /// (``keepsEveryRow``).
+  func write(_ request: Request, attributes: RequestAttributes?) throws(FileError)
+  /// Whether the format keeps `put`, `delete`, event and origin rows (otherwise callers pass
+  /// only `get`s).
+  var keepsEveryRow: Bool { get }
   /// Finishes the file and moves it into place.
   func commit() throws(FileError)
+}
+
+extension TraceWriter {
+  public func write(_ request: Request, attributes: RequestAttributes?) throws(FileError) { try write(request) }
+  public var keepsEveryRow: Bool { false }
+}
+
+extension AtomicFileWriter {
+  /// Writes `micros` as decimal seconds, with the microseconds as a fraction when not zero
+  /// (trailing zeros dropped).
+  public func writeSeconds(_ micros: Int64) throws(FileError) {
+    try writeDecimal(micros / microsecondsPerSecond)
+    var fraction = micros % microsecondsPerSecond
+    guard fraction != 0 else { return }
+    try writeByte(0x2E)
+    var divisor: Int64 = 100_000
+    while fraction > 0 {
+      try writeByte(UInt8(fraction / divisor) + 0x30)
+      fraction %= divisor
+      divisor /= 10
+    }
+  }
 }
 
 /// Writes libCacheSim oracleGeneral records.
@@ -114,19 +143,7 @@ public final class CSVTraceWriter: TraceWriter {
   }
 
   public func write(_ request: Request) throws(FileError) {
-    let seconds = request.time / microsecondsPerSecond
-    let micros = request.time % microsecondsPerSecond
-    try file.writeDecimal(seconds)
-    if micros != 0 {
-      try file.writeByte(0x2E)
-      var fraction = micros
-      var divisor: Int64 = 100_000
-      while fraction > 0 {
-        try file.writeByte(UInt8(fraction / divisor) + 0x30)
-        fraction %= divisor
-        divisor /= 10
-      }
-    }
+    try file.writeSeconds(request.time)
     try file.writeByte(0x2C)
     try file.writeDecimal(request.key)
     try file.writeByte(0x2C)

@@ -18,7 +18,7 @@ import Traces
     let folder = Paths.temporaryDirectory("convert")
     let original = try Self.requests(Self.trace)
     var source = Self.trace
-    for name in ["t.lcs", "t.oracleGeneral.bin.zst", "t.csv.gz", "t.oracleGeneral.bin.xz"] {
+    for name in ["t.lcs", "t.oracleGeneral.bin.zst", "t.csv.gz", "t.cachelab.csv.zst", "t.oracleGeneral.bin.xz"] {
       let target = folder.appendingPathComponent(name).path
       let outcome = try CLI.run(["convert", source, target, "--quiet"])
       #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
@@ -28,6 +28,50 @@ import Traces
       #expect(converted.map(\.time) == original.map(\.time), "\(name)")
       if !name.contains(".csv") { #expect(converted.map(\.nextAccess) == original.map(\.nextAccess), "\(name)") }
       source = target
+    }
+  }
+
+  /// The cachelab output keeps puts, deletes, TTLs and events: CacheLib's TTL sample and a
+  /// trace with lifecycle events read back row for row and replay the same with `--ttl`.
+  @Test func cachelabOutputKeepsEveryRowAndItsAttributes() throws {
+    let folder = Paths.temporaryDirectory("convert")
+    var sources = [Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv").path]
+    if Paths.sharedTraceAvailable("cachelib/kv_traces_2.csv") {
+      sources.append(Paths.sharedTrace("cachelib/kv_traces_2.csv"))
+    }
+    for source in sources {
+      let target = folder.appendingPathComponent("k.cachelab.csv").path
+      let outcome = try CLI.run(["convert", source, target])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(outcome.stdout.contains("other rows"), "\(outcome.stdout)")
+      let reader = try TraceSpec(format: nil, inferringFrom: source).open(source)
+      let copy = try TraceSpec(format: nil, inferringFrom: target).open(target)
+      let (a, b) = (RequestBatch(), RequestBatch())
+      var rows = 0
+      while try reader.read(into: a) {
+        #expect(try copy.read(into: b))
+        #expect(a.count == b.count)
+        for index in 0..<min(a.count, b.count) {
+          #expect(a[index].key == b[index].key || a[index].operation == .event)
+          #expect(a[index].time == b[index].time && a[index].operation == b[index].operation)
+          #expect(a[index].size == b[index].size || a[index].operation == .event)
+          #expect(
+            a.attributes(index).ttl == b.attributes(index).ttl && a.attributes(index).event == b.attributes(index).event
+          )
+        }
+        rows += a.count
+      }
+      #expect(try !copy.read(into: b) && rows > 90)
+      do {
+        let arguments = ["--policies", "lru,s3fifo", "--sizes", "10,100", "--ignore-size", "--ttl", "1s"]
+        let runs = try [source, target].map { path in
+          try CLI.run(["run", "--trace", path, "--output", "-"] + arguments).stdout.split(separator: "\n").dropFirst()
+            .map {
+              $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).prefix(22).joined(separator: ",")
+            }
+        }
+        #expect(runs[0] == runs[1] && !runs[0].isEmpty, "\(source) \(arguments)")
+      }
     }
   }
 

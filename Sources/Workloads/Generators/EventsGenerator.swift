@@ -9,7 +9,7 @@ import Traces
 /// the timeline (later requests move later by it, so objects age while the app is away);
 /// `memory_warning`s arrive as a Poisson process of mean interval `warnings` of use.
 /// Requests keep their order, keys, sizes and operations; all durations are exponential.
-/// Writes CacheLab CSV (`time,op,key,size,event`).
+/// Writes CacheLab CSV (`time,op,key,size,ttl,event`; the input's TTLs are kept).
 public struct EventsGenerator: TraceGenerator {
   public static let descriptor = GeneratorDescriptor(
     name: "events", summary: "lifecycle events (background, terminate, launch, memory warnings) over an existing trace",
@@ -60,8 +60,7 @@ public struct EventsGenerator: TraceGenerator {
     guard reader.traits.hasTime else {
       throw ConfigurationError(.invalidValue, "events: \(tracePath) has no timestamps, so it has no sessions to mark")
     }
-    let file = try AtomicFileWriter(path: path)
-    try file.write("time,op,key,size,event\n")
+    let writer = try CacheLabTraceWriter(path: path)
     var timeline = Timeline(self, random: GSLRandom(seed: KeyHash.mix(seed ^ 0xe7_e7)))
     let batch = RequestBatch()
     var written: Int64 = 0
@@ -69,20 +68,18 @@ public struct EventsGenerator: TraceGenerator {
       for index in 0..<batch.count {
         let request = batch[index]
         for (time, event) in timeline.events(before: request.time) {
-          try Self.writeEvent(event, at: time, to: file)
+          var attributes = RequestAttributes()
+          attributes.event = event
+          try writer.write(Request(time: time, key: 0, size: 0, operation: .event), attributes: attributes)
         }
-        let time = request.time + timeline.inserted
-        switch request.operation {
-        case .event:
-          try Self.writeEvent(batch.attributes(index).event, at: time, to: file)
-        case .get, .put, .delete, .origin:
-          try Self.writeRow(request, at: time, to: file)
-        }
+        var moved = request
+        moved.time += timeline.inserted
+        try writer.write(moved, attributes: batch.hasAttributes ? batch.attributes(index) : nil)
       }
       written += Int64(batch.count)
       progress(written, reader.knownRequestCount ?? written)
     }
-    try file.commit()
+    try writer.commit()
   }
 
   /// The session clock: when the current session ends and the next warning comes, in the
@@ -124,36 +121,5 @@ public struct EventsGenerator: TraceGenerator {
       }
       return due
     }
-  }
-
-  static func writeEvent(_ event: LifecycleEvent, at time: Int64, to file: AtomicFileWriter) throws(FileError) {
-    try writeSeconds(time, to: file)
-    try file.write(",event,,0,\(event.name)\n")
-  }
-
-  static func writeRow(_ request: Request, at time: Int64, to file: AtomicFileWriter) throws(FileError) {
-    try writeSeconds(time, to: file)
-    let op: String
-    switch request.operation {
-    case .get: op = "get"
-    case .put: op = "put"
-    case .delete: op = "delete"
-    case .origin: op = "origin"
-    case .event: op = "event"
-    }
-    try file.write(",\(op),")
-    try file.writeDecimal(request.key)
-    try file.writeByte(0x2C)
-    try file.writeDecimal(request.size)
-    try file.write(",\n")
-  }
-
-  /// `time` µs as seconds with six decimals.
-  static func writeSeconds(_ time: Int64, to file: AtomicFileWriter) throws(FileError) {
-    try file.writeDecimal(time / 1_000_000)
-    let fraction = time % 1_000_000
-    guard fraction != 0 else { return }
-    let digits = String(fraction)
-    try file.write("." + String(repeating: "0", count: 6 - digits.count) + digits)
   }
 }
