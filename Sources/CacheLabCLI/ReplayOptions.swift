@@ -18,9 +18,23 @@ struct ReplayOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Spatial sampling (SHARDS): keep the objects whose key hash falls in this fraction (0 < R <= 1) of the hash space, and scale absolute cache sizes by R; hit ratios become estimates.",
-      valueName: "R"))
-  var sample: Double?
+      "Spatial sampling (SHARDS): keep the objects whose key hash falls in this fraction (0 < R <= 1) of the hash space, or (Nobj) at most N objects at the rate SHARDS' fixed-size variant settles on (found by a pre-pass); absolute cache sizes scale by the rate and hit ratios become estimates.",
+      valueName: "R|Nobj"))
+  var sample: String?
+
+  /// `--sample` as a slice: a rate, or a fixed-size sample of N objects.
+  func sampleSlice() throws -> TraceSlice {
+    guard let sample else { return TraceSlice(requestLimit: requestLimit) }
+    let text = sample.lowercased().filter { $0 != " " }
+    for suffix in ["objects", "obj"] where text.hasSuffix(suffix) {
+      guard let objects = Int(text.dropLast(suffix.count)), objects > 0 else { break }
+      return TraceSlice(requestLimit: requestLimit, sampleObjects: objects)
+    }
+    guard let rate = Double(text), rate > 0, rate <= 1 else {
+      throw ValidationError("--sample must be a rate in (0, 1] (e.g. 0.01) or a number of objects (e.g. 8192obj)")
+    }
+    return TraceSlice(requestLimit: requestLimit, sampleRate: rate)
+  }
 
   @Option(
     help: ArgumentHelp(
@@ -111,7 +125,7 @@ struct ReplayOptions: ParsableArguments {
     guard config == nil else { throw ValidationError("--config works with run and sweep") }
     guard (1...10_000).contains(repeats) else { throw ValidationError("--repeat must be in 1...10000") }
     if let requestLimit, requestLimit <= 0 { throw ValidationError("--num-req must be positive") }
-    if let sample, !(sample > 0 && sample <= 1) { throw ValidationError("--sample must be in (0, 1]") }
+    _ = try sampleSlice()
     for (name, value) in [
       ("--output", output), ("--json", json), ("--report", report), ("--window-series", windowSeries),
     ]
@@ -185,7 +199,7 @@ struct ReplayOptions: ParsableArguments {
       ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
       shard: try resolvedShard())
-    configuration.slice = TraceSlice(requestLimit: requestLimit, sampleRate: sample ?? 1)
+    configuration.slice = try sampleSlice()
     configuration.timeToLive = try ttl.map { try TimeToLive(parsing: $0) }
     if configuration.timeToLive != nil, parsedPolicies.isEmpty {
       throw ConfigurationError(

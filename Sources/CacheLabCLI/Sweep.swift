@@ -36,7 +36,7 @@ struct Sweep: ParsableCommand {
   func run() throws {
     try CLIErrors.translating {
       var options = options
-      if approx, options.sample == nil { options.sample = 0.01 }
+      if approx, options.sample == nil { options.sample = "0.01" }
       let results = try ReplayExecution.perform(options)
       guard !options.tableSuppressed, let first = results.first else { return }
       var text = Run.describe(first) + "\n" + TableReport.align(MissRatioCurve.matrix(results))

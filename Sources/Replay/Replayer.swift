@@ -18,7 +18,7 @@ import Traces
 /// set or the warm-up is a fraction of a request count the format cannot tell up front.
 public struct Replayer: Sendable {
   /// The run to perform.
-  public let configuration: RunConfiguration
+  public private(set) var configuration: RunConfiguration
   /// Called after each batch with (requests replayed so far, total if known).
   public var progress: (@Sendable (Int64, Int64?) -> Void)?
   /// Called with the requests read so far during the pre-pass that measures the working set.
@@ -34,6 +34,14 @@ public struct Replayer: Sendable {
   /// - Throws: ``ReplayError``: `.configuration` when the options do not fit the trace,
   ///   `.trace` for an unreadable or malformed trace, `.invariant` if a self-check fails.
   public func run() throws(ReplayError) -> RunResult {
+    if let objects = configuration.slice.sampleObjects {
+      var resolved = self
+      resolved.configuration.slice.sampleObjects = nil
+      resolved.configuration.slice.sampleRate = try fixedSizeRate(objects: objects)
+      var result = try resolved.run()
+      result.configuration.slice.sampleObjects = objects
+      return result
+    }
     let config = configuration
     let batch = RequestBatch(capacity: config.batchSize)
     var reader = try open()
@@ -289,6 +297,19 @@ public struct Replayer: Sendable {
     #else
       return Int64(usage.ru_maxrss)
     #endif
+  }
+
+  /// The rate of a fixed-size sample of `objects` objects, from a pre-pass over the keys of the
+  /// trace's first `--num-req` requests.
+  private func fixedSizeRate(objects: Int) throws(ReplayError) -> Double {
+    do throws(TraceError) {
+      let reader = TraceSlice(requestLimit: configuration.slice.requestLimit).apply(
+        to: try configuration.trace.open(configuration.readPath ?? configuration.tracePath))
+      return try TraceSlice.fixedSizeRate(
+        objects: objects, reader: reader, batch: RequestBatch(capacity: configuration.batchSize))
+    } catch {
+      throw .trace(error)
+    }
   }
 
   private func open() throws(ReplayError) -> any TraceReader {

@@ -60,7 +60,7 @@ public struct EngineResult: Sendable {
 /// The outcome of a whole run.
 public struct RunResult: Sendable {
   /// What was run.
-  public let configuration: RunConfiguration
+  public internal(set) var configuration: RunConfiguration
   /// Whole-trace totals, when a pre-pass was made (fraction sizes or warm-up).
   public let summary: TraceSummary?
   /// All rows replayed (requests and put, delete, event and origin rows), warm-up included.

@@ -61,8 +61,14 @@ public struct ReportColumn: Sendable {
     },
     ReportColumn(
       "sample_rate",
-      "--sample: fraction of objects kept by spatial sampling (1: all); below 1 the ratios are estimates, counts are the sample's and absolute capacities were scaled by it"
-    ) { Decimal.fixed($0.run.configuration.slice.sampleRate, 6) },
+      "--sample: fraction of objects kept by spatial sampling (1: all; with --sample Nobj the rate the fixed-size pre-pass chose); below 1 the counts are scaled-back estimates and absolute capacities were scaled by it"
+    ) { row in
+      // Six decimals, or every digit when six would not give the rate back (a fixed-size
+      // sample's rate is a multiple of 2^-24), so a baseline replays at the same rate.
+      let rate = row.run.configuration.slice.sampleRate
+      let fixed = Decimal.fixed(rate, 6)
+      return Double(fixed) == rate ? fixed : String(rate)
+    },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
     ReportColumn("requests", "counted requests (gets after warm-up)") { String($0.requests) },
     ReportColumn("request_bytes", "bytes of the counted requests") { String($0.requestBytes) },

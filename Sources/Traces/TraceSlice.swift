@@ -8,10 +8,14 @@ public struct TraceSlice: Sendable, Equatable {
   public var requestLimit: Int64?
   /// Fraction of the key space kept, in (0, 1].
   public var sampleRate: Double
+  /// SHARDS' fixed-size variant: keep at most this many distinct objects, at the rate
+  /// ``fixedSizeRate(objects:reader:batch:)`` finds in a pre-pass (nil: `sampleRate` as given).
+  public var sampleObjects: Int?
 
-  public init(requestLimit: Int64? = nil, sampleRate: Double = 1) {
+  public init(requestLimit: Int64? = nil, sampleRate: Double = 1, sampleObjects: Int? = nil) {
     self.requestLimit = requestLimit
     self.sampleRate = sampleRate
+    self.sampleObjects = sampleObjects
   }
 
   /// Whether the slice is the whole trace.

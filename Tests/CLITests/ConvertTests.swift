@@ -124,4 +124,33 @@ import Traces
     ])
     #expect(approx.status == 0 && approx.stdout.contains(",0.010000,"), "\(approx.stdout)")
   }
+
+  /// `--sample Nobj` runs at the rate the fixed-size pre-pass finds, as `--sample RATE` would.
+  @Test func aFixedSizeSampleRunsAtItsRate() throws {
+    func rows(_ sample: String) throws -> [[String]] {
+      let outcome = try CLI.run(
+        [
+          "run", "--trace", Self.trace, "--policies", "lru,arc", "--sizes", "64MiB", "--sample", sample, "--output",
+          "-",
+        ])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      return outcome.stdout.split(separator: "\n").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      }
+    }
+    let fixed = try rows("500obj")
+    let header = try #require(fixed.first)
+    let rateColumn = try #require(header.firstIndex(of: "sample_rate"))
+    let rate = try #require(Double(fixed[1][rateColumn]))
+    #expect(rate > 0 && rate < 1 && fixed[1][rateColumn].count > 8, "every digit of a 2^-24 multiple")
+    let byRate = try rows(String(rate))
+    let deterministic = ["policy", "capacity", "requests", "misses", "miss_bytes", "sample_rate"].compactMap {
+      header.firstIndex(of: $0)
+    }
+    #expect(
+      fixed.dropFirst().map { row in deterministic.map { row[$0] } }
+        == byRate.dropFirst().map { row in deterministic.map { row[$0] } })
+    let bad = try CLI.run(["run", "--trace", Self.trace, "--policies", "lru", "--sizes", "1MiB", "--sample", "0obj"])
+    #expect(bad.status == 64 && bad.stderr.contains("--sample must be"))
+  }
 }

@@ -206,3 +206,23 @@ import Traces
     #expect(throws: ConfigurationError.self) { _ = try TraceSpec(parsing: "csv:colum=3") }
   }
 }
+
+/// SHARDS' fixed-size variant: the rate it settles on keeps the most objects not above the
+/// bound, whatever the order of the requests.
+@Suite struct FixedSizeSamplingTests {
+  @Test(arguments: [1, 10, 500, 5000, 100_000])
+  func theRateIsTheLargestWithAtMostTheBound(objects: Int) throws {
+    let path = Paths.packageRoot.appendingPathComponent("Traces/zipf-demo.oracleGeneral.bin").path
+    let requests = try TraceSpec(format: nil, inferringFrom: path).open(path).collect()
+    let hashes = Set(requests.map(\.key)).map { UInt32(KeyHash.mix($0) & 0xFF_FFFF) }.sorted()
+    let expected: UInt32 = hashes.count > objects ? hashes[objects] : 1 << 24
+    let rate = try TraceSlice.fixedSizeRate(
+      objects: objects, reader: TraceSpec(format: nil, inferringFrom: path).open(path),
+      batch: RequestBatch(capacity: 1000))
+    #expect(rate == Double(expected) / Double(1 << 24))
+    let slice = TraceSlice(sampleRate: rate)
+    let kept = Set(requests.map(\.key).filter { slice.samples($0) })
+    #expect(kept.count <= objects)
+    #expect(kept.count == hashes.filter { $0 < expected }.count)
+  }
+}
