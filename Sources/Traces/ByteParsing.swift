@@ -16,6 +16,16 @@ enum ByteParsing {
   @inline(__always)
   static func unsigned(_ field: UnsafeRawBufferPointer) -> UInt64? {
     guard !field.isEmpty else { return nil }
+    // Up to 19 digits cannot overflow (10^19 - 1 < 2^64): no checks but the digit test.
+    guard field.count > 19 else {
+      var value: UInt64 = 0
+      for byte in field {
+        let digit = byte &- 0x30
+        guard digit < 10 else { return nil }
+        value = value &* 10 &+ UInt64(digit)
+      }
+      return value
+    }
     var value: UInt64 = 0
     for byte in field {
       let digit = byte &- 0x30
@@ -46,12 +56,41 @@ enum ByteParsing {
       guard let micros = unit.microseconds(whole), micros < Request.timeLimit else { return nil }
       return micros
     }
-    // Decimal or exponent form: rare, so parse through Double.
+    if let micros = decimalMicroseconds(field, unit: unit) { return micros }
+    // Exponent form: rare, so parse through Double.
     guard !field.isEmpty, field.count < 64,
       let value = Double(String(decoding: field, as: UTF8.self)), value.isFinite, value >= 0
     else { return nil }
     let micros = (value * unit.microsecondsPerUnit).rounded(.down)
     return micros < Double(Request.timeLimit) ? Int64(micros) : nil
+  }
+}
+
+extension ByteParsing {
+  /// `digits.digits` in `unit` as microseconds, exactly (fraction digits beyond one
+  /// microsecond are dropped, as rounding down does), or nil for any other form.
+  @inline(__always)
+  static func decimalMicroseconds(_ field: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
+    guard let dot = field.firstIndex(of: 0x2E) else { return nil }
+    let integer = UnsafeRawBufferPointer(rebasing: field[..<dot])
+    let fraction = UnsafeRawBufferPointer(rebasing: field[(dot + 1)...])
+    guard !integer.isEmpty || !fraction.isEmpty else { return nil }
+    guard let whole = integer.isEmpty ? 0 : unsigned(integer), let base = unit.microseconds(whole) else { return nil }
+    let places: Int
+    switch unit {
+    case .s: places = 6
+    case .ms: places = 3
+    case .us, .ns: places = 0
+    }
+    var micros: Int64 = 0
+    for (index, byte) in fraction.enumerated() {
+      let digit = byte &- 0x30
+      guard digit < 10 else { return nil }
+      if index < places { micros = micros * 10 + Int64(digit) }
+    }
+    for _ in min(fraction.count, places)..<places { micros *= 10 }
+    let (total, overflow) = base.addingReportingOverflow(micros)
+    return !overflow && total < Request.timeLimit ? total : nil
   }
 }
 
@@ -119,6 +158,21 @@ enum TimeUnit: String, CaseIterable {
 func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
   for byte in line where byte != 0x20 && byte != 0x09 { return false }
   return true
+}
+
+/// Whether `line` holds only spaces and tabs, in the same pass checking that it holds no NUL
+/// or other control byte that marks binary data (then it throws that message).
+@inline(__always)
+func isBlankText(_ line: UnsafeRawBufferPointer) throws(LineError) -> Bool {
+  var blank = true
+  for byte in line {
+    if byte > 0x20 {
+      blank = false
+    } else if byte != 0x20 && byte != 0x09, let problem = binaryDataProblem(line) {
+      throw LineError(problem)
+    }
+  }
+  return blank
 }
 
 /// Returns a message if `line` holds a NUL or other control byte that marks binary data.

@@ -76,6 +76,23 @@ struct FieldSplitter {
     return (UnsafeRawBufferPointer(rebasing: bytes[0..<written]), after)
   }
 
+  /// The next run of non-whitespace bytes of `line` at or after `position` (which moves past
+  /// it), or nil when only spaces and tabs remain. No closure, for the hottest parsers.
+  @inline(__always)
+  static func nextWhitespaceField(_ line: UnsafeRawBufferPointer, _ position: inout Int) -> UnsafeRawBufferPointer? {
+    let count = line.count
+    var cursor = position
+    while cursor < count, line[cursor] == 0x20 || line[cursor] == 0x09 { cursor += 1 }
+    guard cursor < count else {
+      position = cursor
+      return nil
+    }
+    let start = cursor
+    while cursor < count, line[cursor] != 0x20, line[cursor] != 0x09 { cursor += 1 }
+    position = cursor
+    return UnsafeRawBufferPointer(rebasing: line[start..<cursor])
+  }
+
   private func forEachWhitespaceField(
     _ line: UnsafeRawBufferPointer,
     _ body: (Int, UnsafeRawBufferPointer) throws(LineError) -> Bool

@@ -78,6 +78,9 @@ protocol LineParser {
   /// How much the key grows from one repeat of a line's request to the next: 0 repeats the
   /// same object (`op_count`), 1 walks consecutive blocks (block-range traces).
   var repeatKeyStep: UInt64 { get }
+  /// Whether a line can stand for several requests (otherwise the reader takes a faster
+  /// path: one request per line, no attributes).
+  var linesRepeat: Bool { get }
   /// Parses `line` into `request` and `attributes`; returns how many times the request
   /// repeats (0 for a line without a request). The default calls ``parse(_:into:)``.
   mutating func parse(
@@ -92,6 +95,8 @@ extension LineParser {
 
   var repeatKeyStep: UInt64 { 0 }
 
+  var linesRepeat: Bool { false }
+
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
@@ -104,6 +109,8 @@ extension LineParser {
 protocol CountingLineParser: LineParser {}
 
 extension CountingLineParser {
+  var linesRepeat: Bool { true }
+
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
     var ignored = RequestAttributes()
     return try parse(line, into: &request, attributes: &ignored) > 0
@@ -137,6 +144,7 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
   private var pending: (request: Request, attributes: RequestAttributes, remaining: Int)?
 
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
+    if !parser.producesAttributes && !parser.linesRepeat { return try readPlain(into: batch) }
     let attributes: UnsafeMutableBufferPointer<RequestAttributes>?
     if parser.producesAttributes {
       attributes = batch.attributesForWriting()
@@ -185,6 +193,40 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
       }
       return filled
     }
+    return batch.count > 0
+  }
+
+  /// ``read(into:)`` for parsers of one request per line without attributes: the parser and
+  /// the byte budget live in locals for the loop, so the hot path touches no class property.
+  private func readPlain(into batch: RequestBatch) throws(TraceError) -> Bool {
+    batch.clearAttributes()
+    var parser = self.parser
+    var budget = self.budget
+    let lines = self.lines
+    defer {
+      self.parser = parser
+      self.budget = budget
+    }
+    try batch.refill { (requests: UnsafeMutableBufferPointer<Request>) throws(TraceError) -> Int in
+      var filled = 0
+      var request = Request(key: 0)
+      while filled < requests.count, let line = try lines.nextLine() {
+        let parsed: Bool
+        do throws(LineError) {
+          parsed = try parser.parse(line, into: &request)
+        } catch {
+          throw TraceError(.malformedRecord, path: lines.path, record: lines.lineNumber, error.message)
+        }
+        guard parsed else { continue }
+        if let problem = budget.add(request.size) {
+          throw TraceError(.malformedRecord, path: lines.path, record: lines.lineNumber, problem)
+        }
+        requests[filled] = request
+        filled += 1
+      }
+      return filled
+    }
+    requestsRead += Int64(batch.count)
     return batch.count > 0
   }
 }

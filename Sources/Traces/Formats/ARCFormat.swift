@@ -13,8 +13,7 @@ struct ARCParser: CountingLineParser {
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
-    if isBlank(line) { return 0 }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    if try isBlankText(line) { return 0 }
     var start: UInt64 = 0
     var count: UInt64 = 0
     let found = try splitter.forEachField(line) { (index, field) throws(LineError) -> Bool in

@@ -2,7 +2,14 @@ import CacheCore
 
 /// A stream of big-endian signed integer keys, no header, no time, no size (cache2k,
 /// Scarab and Corda traces as bundled with Caffeine's simulator).
-struct BigEndianKeyLayout<Word: FixedWidthInteger & SignedInteger>: RecordLayout {
+/// Big-endian signed keys of one width; the two widths are separate concrete types so that
+/// each conformance's decode loop is specialised (a generic layout's witnesses are not).
+protocol BigEndianKeyLayout: RecordLayout {
+  associatedtype Word: FixedWidthInteger & SignedInteger
+  init()
+}
+
+extension BigEndianKeyLayout {
   static var recordSize: Int { MemoryLayout<Word>.size }
   static var traits: TraceTraits { TraceTraits(hasTime: false, hasSize: false) }
 
@@ -14,23 +21,33 @@ struct BigEndianKeyLayout<Word: FixedWidthInteger & SignedInteger>: RecordLayout
   }
 }
 
+/// `int32-be` records.
+struct BigEndianInt32Layout: BigEndianKeyLayout {
+  typealias Word = Int32
+}
+
+/// `int64-be` records.
+struct BigEndianInt64Layout: BigEndianKeyLayout {
+  typealias Word = Int64
+}
+
 extension TraceFormat {
   /// `int32-be`: big-endian signed 32-bit keys.
-  static let int32BigEndian = bigEndianKeys(Int32.self, "int32-be", "(cache2k traces)")
+  static let int32BigEndian = bigEndianKeys(BigEndianInt32Layout.self, "int32-be", "(cache2k traces)")
 
   /// `int64-be`: big-endian signed 64-bit keys.
-  static let int64BigEndian = bigEndianKeys(Int64.self, "int64-be", "(Scarab, Corda traces)")
+  static let int64BigEndian = bigEndianKeys(BigEndianInt64Layout.self, "int64-be", "(Scarab, Corda traces)")
 
-  private static func bigEndianKeys<Word: FixedWidthInteger & SignedInteger>(
-    _: Word.Type, _ name: String, _ examples: String
+  private static func bigEndianKeys<Layout: BigEndianKeyLayout>(
+    _: Layout.Type, _ name: String, _ examples: String
   ) -> TraceFormat {
     TraceFormat(
       name: name,
-      summary: "big-endian signed \(Word.bitWidth)-bit keys, one per request \(examples)",
-      traits: BigEndianKeyLayout<Word>.traits,
-      sniff: BigEndianKeyLayout<Word>.sniff
+      summary: "big-endian signed \(Layout.Word.bitWidth)-bit keys, one per request \(examples)",
+      traits: Layout.traits,
+      sniff: { Layout.sniff($0) }
     ) { path, _ throws(TraceError) in
-      try FixedRecordReader(path: path, layout: BigEndianKeyLayout<Word>())
+      try FixedRecordReader(path: path, layout: Layout())
     }
   }
 }

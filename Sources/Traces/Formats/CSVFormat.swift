@@ -1,5 +1,11 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Delimited text with chosen time, key and size columns (libCacheSim-style CSV).
 ///
 /// Columns are 1-based. With a header, unset columns are found by name (time: `time`,
@@ -110,46 +116,75 @@ struct CSVParser: LineParser {
   }
 
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    if isBlank(line) { return false }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
-    let keyColumn = keyColumn ?? 0
-    let timeColumn = timeColumn ?? -1
-    let sizeColumn = sizeColumn ?? -1
-    let lastNeeded = max(keyColumn, timeColumn, sizeColumn)
-    let keyType = keyType
-    let timeUnit = timeUnit
+    // A line that starts with a printable byte is not blank; control bytes that mark binary
+    // data are looked for in the fields read (and in lines starting with one).
+    guard let base = line.baseAddress, !line.isEmpty else { return false }
+    if line[0] <= 0x20, try isBlankText(line) { return false }
+    let lastNeeded = max(keyColumn ?? 0, timeColumn ?? -1, sizeColumn ?? -1)
     var parsed = Request(key: 0)
-    let fields = try splitter.forEachField(line) { (index, raw) throws(LineError) -> Bool in
-      if index == keyColumn {
-        let field = ByteParsing.trim(raw)
-        guard let key = keyType.key(field) else {
-          throw LineError(
-            "key '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not valid for key-type=\(keyType.rawValue)"
-          )
-        }
-        parsed.key = key
-      } else if index == timeColumn {
-        let field = ByteParsing.trim(raw)
-        guard let time = ByteParsing.microseconds(field, unit: timeUnit) else {
-          throw LineError(
-            "time '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative number")
-        }
-        parsed.time = time
-      } else if index == sizeColumn {
-        let field = ByteParsing.trim(raw)
-        guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
-          throw LineError(
-            "size '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative integer")
-        }
-        parsed.size = Int64(size)
+    let fields: Int
+    if let delimiter = splitter.delimiter, memchr(base, 0x22, line.count) == nil {
+      // No quotes: fields end at the next delimiter, found by memchr without a closure.
+      var index = 0
+      var position = 0
+      let count = line.count
+      while true {
+        let end =
+          memchr(base + position, Int32(delimiter), count - position).map { UnsafeRawPointer($0) - base } ?? count
+        try absorb(index, UnsafeRawBufferPointer(rebasing: line[position..<end]), into: &parsed)
+        index += 1
+        guard index <= lastNeeded, end < count else { break }
+        position = end + 1
       }
-      return index < lastNeeded
+      fields = index
+    } else {
+      let parser = self
+      fields = try splitter.forEachField(line) { (index, raw) throws(LineError) -> Bool in
+        try parser.absorb(index, raw, into: &parsed)
+        return index < lastNeeded
+      }
     }
     guard fields > lastNeeded else {
       throw LineError("expected at least \(lastNeeded + 1) fields, found \(fields)")
     }
     request = parsed
     return true
+  }
+
+  /// Reads field `index` (`raw`, untrimmed) into `parsed` if it is the key, time or size
+  /// column; a control byte in a field read is binary data.
+  @inline(__always)
+  private func absorb(_ index: Int, _ raw: UnsafeRawBufferPointer, into parsed: inout Request) throws(LineError) {
+    if index == keyColumn ?? 0 {
+      let field = ByteParsing.trim(raw)
+      if keyType != .string, let number = ByteParsing.unsigned(field) {
+        parsed.key = number
+        return
+      }
+      if let problem = binaryDataProblem(raw) { throw LineError(problem) }
+      guard let key = keyType.key(field) else {
+        throw LineError(
+          "key '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not valid for key-type=\(keyType.rawValue)"
+        )
+      }
+      parsed.key = key
+    } else if index == timeColumn {
+      let field = ByteParsing.trim(raw)
+      guard let time = ByteParsing.microseconds(field, unit: timeUnit) else {
+        if let problem = binaryDataProblem(raw) { throw LineError(problem) }
+        throw LineError(
+          "time '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative number")
+      }
+      parsed.time = time
+    } else if index == sizeColumn {
+      let field = ByteParsing.trim(raw)
+      guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
+        if let problem = binaryDataProblem(raw) { throw LineError(problem) }
+        throw LineError(
+          "size '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative integer")
+      }
+      parsed.size = Int64(size)
+    }
   }
 }
 

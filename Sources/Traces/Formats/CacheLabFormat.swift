@@ -67,8 +67,7 @@ struct CacheLabParser: CountingLineParser {
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
-    if isBlank(line) { return 0 }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    if try isBlankText(line) { return 0 }
     var parsed = Request(key: 0, size: 0)
     var row = RequestAttributes()
     var keyPresent = false

@@ -36,8 +36,7 @@ struct CacheLibParser: CountingLineParser {
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
-    if isBlank(line) { return 0 }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    if try isBlankText(line) { return 0 }
     var fields: [Int: UnsafeRawBufferPointer] = [:]
     let wanted = Set(["op_time", "key", "key_size", "op", "op_count", "size", "ttl"].compactMap { index[$0] })
     let count = try splitter.forEachField(line) { (position, field) throws(LineError) -> Bool in

@@ -5,37 +5,39 @@ import CacheCore
 struct IDSizeParser: LineParser {
   let keyType: KeyType
   let traits = TraceTraits(hasTime: false, hasSize: true)
-  private var splitter = FieldSplitter(delimiter: nil)
 
   init(keyType: KeyType) {
     self.keyType = keyType
   }
 
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
-    if isBlank(line) { return false }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
-    var key: UInt64 = 0
-    var size: Int64 = 0
-    let keyType = keyType
-    let found = try splitter.forEachField(line) { (index, field) throws(LineError) -> Bool in
-      switch index {
-      case 1:
-        guard let value = keyType.key(field) else {
-          throw LineError("id '\(String(decoding: field, as: UTF8.self))' is not an integer (key-type=int)")
-        }
-        key = value
-      case 2:
-        guard let value = ByteParsing.unsigned(field), value <= UInt64(Int64.max) else {
-          throw LineError("size '\(String(decoding: field, as: UTF8.self))' is not a non-negative integer")
-        }
-        size = Int64(value)
-      default:
-        break
-      }
-      return true
+    var position = 0
+    guard FieldSplitter.nextWhitespaceField(line, &position) != nil else { return false }
+    guard let idField = FieldSplitter.nextWhitespaceField(line, &position),
+      let sizeField = FieldSplitter.nextWhitespaceField(line, &position),
+      FieldSplitter.nextWhitespaceField(line, &position) == nil
+    else {
+      _ = try isBlankText(line)
+      var counted = 0
+      var cursor = 0
+      while FieldSplitter.nextWhitespaceField(line, &cursor) != nil { counted += 1 }
+      throw LineError("expected 3 fields 'seq id size', found \(counted)")
     }
-    guard found == 3 else { throw LineError("expected 3 fields 'seq id size', found \(found)") }
-    request = Request(key: key, size: size)
+    guard let size = ByteParsing.unsigned(sizeField), size <= UInt64(Int64.max) else {
+      _ = try isBlankText(line)
+      throw LineError("size '\(String(decoding: sizeField, as: UTF8.self))' is not a non-negative integer")
+    }
+    let key: UInt64
+    if keyType != .string, let number = ByteParsing.unsigned(idField) {
+      key = number
+    } else {
+      _ = try isBlankText(line)
+      guard let value = keyType.key(idField) else {
+        throw LineError("id '\(String(decoding: idField, as: UTF8.self))' is not an integer (key-type=int)")
+      }
+      key = value
+    }
+    request = Request(key: key, size: Int64(size))
     return true
   }
 }

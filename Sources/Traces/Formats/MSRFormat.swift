@@ -23,8 +23,7 @@ struct MSRParser: CountingLineParser {
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
-    if isBlank(line) { return 0 }
-    if let problem = binaryDataProblem(line) { throw LineError(problem) }
+    if try isBlankText(line) { return 0 }
     var ticks: UInt64 = 0
     var volume: UInt64 = 0xcbf2_9ce4_8422_2325
     var isWrite = false

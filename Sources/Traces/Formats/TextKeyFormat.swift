@@ -10,6 +10,10 @@ struct TextKeyParser: LineParser {
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool {
     let field = ByteParsing.trim(line)
     if field.isEmpty || (field.count == 1 && field[0] == 0x2A) { return false }
+    if let key = ByteParsing.unsigned(field), keyType != .string {
+      request = Request(key: key)
+      return true
+    }
     if let problem = binaryDataProblem(field) { throw LineError(problem) }
     guard let key = keyType.key(field) else {
       throw LineError("key '\(String(decoding: field, as: UTF8.self))' is not an integer (key-type=int)")
