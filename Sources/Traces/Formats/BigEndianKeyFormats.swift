@@ -41,11 +41,12 @@ extension TraceFormat {
   private static func bigEndianKeys<Layout: BigEndianKeyLayout>(
     _: Layout.Type, _ name: String, _ examples: String
   ) -> TraceFormat {
-    TraceFormat(
+    let sniff: @Sendable (TraceSample) -> SniffVerdict? = { Layout.sniff($0) }
+    return TraceFormat(
       name: name,
       summary: "big-endian signed \(Layout.Word.bitWidth)-bit keys, one per request \(examples)",
       traits: Layout.traits,
-      sniff: { Layout.sniff($0) }
+      sniff: sniff
     ) { path, _ throws(TraceError) in
       try FixedRecordReader(path: path, layout: Layout())
     }
