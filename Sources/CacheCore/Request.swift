@@ -18,19 +18,19 @@ public struct Request: Equatable, Sendable {
 
   /// Trace times are below 2^62 µs (about 146,000 years), so a time plus a duration (below
   /// 2^61 µs) never overflows.
-  public static let timeLimit: Int64 = 1 << 62
+  @inlinable public static var timeLimit: Int64 { 1 << 62 }
 
   /// The largest object size CacheLab accepts, 2^48 bytes (256 TiB): larger sizes are input
   /// errors, so no sum of sizes can wrap.
-  public static let maximumSize: Int64 = 1 << 48
+  @inlinable public static var maximumSize: Int64 { 1 << 48 }
   /// The largest total of a trace's request sizes, 2^62 bytes: every byte counter (a subset of
   /// the requests, plus header bytes) stays below Int64.max.
-  public static let maximumTotalBytes: Int64 = 1 << 62
+  @inlinable public static var maximumTotalBytes: Int64 { 1 << 62 }
 
   /// `nextAccess` value meaning the object is never requested again.
-  public static let never: Int64 = .max
+  @inlinable public static var never: Int64 { .max }
   /// `nextAccess` value meaning the trace does not carry next-access information.
-  public static let unknown: Int64 = -1
+  @inlinable public static var unknown: Int64 { -1 }
 
   @inlinable
   public init(

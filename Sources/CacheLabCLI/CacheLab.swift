@@ -26,7 +26,7 @@ public struct CacheLab: ParsableCommand {
   public init() {}
 
   /// Runs the command line: expands a study file (`--config`) into one invocation per trace,
-  /// catches mistyped subcommands and options (exit 64), then runs each invocation.
+  /// parses each (a mistyped subcommand or option gets a did-you-mean, exit 64) and runs it.
   public static func main() {
     let given = Array(CommandLine.arguments.dropFirst())
     let invocations: [[String]]
@@ -36,17 +36,28 @@ public struct CacheLab: ParsableCommand {
       exit(withError: error)
     }
     for arguments in invocations {
-      if let problem = ArgumentSpelling.problem(arguments, root: CacheLab.self) {
-        StandardError.write(
-          "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
-            + "  See '\(problem.command) --help' for more information.\n")
-        #if canImport(Glibc)
-          Glibc.exit(ExitCode.validationFailure.rawValue)
-        #else
-          Darwin.exit(ExitCode.validationFailure.rawValue)
-        #endif
+      var command: any ParsableCommand
+      do {
+        command = try parseAsRoot(arguments)
+      } catch {
+        // Only a failed parse pays for the spelling check (it renders every help text).
+        if let problem = ArgumentSpelling.problem(arguments, root: CacheLab.self) {
+          StandardError.write(
+            "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
+              + "  See '\(problem.command) --help' for more information.\n")
+          #if canImport(Glibc)
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+          #else
+            Darwin.exit(ExitCode.validationFailure.rawValue)
+          #endif
+        }
+        exit(withError: error)
       }
-      main(arguments)
+      do {
+        try command.run()
+      } catch {
+        exit(withError: error)
+      }
       if invocations.count > 1 || arguments != given { StudyFile.record(arguments) }
     }
   }

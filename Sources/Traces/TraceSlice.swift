@@ -64,13 +64,15 @@ final class SlicedReader: TraceReader {
 
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
     let limit = slice.requestLimit ?? .max
+    let sampling = slice.sampleRate < 1
+    let threshold = slice.threshold
     while consumed < limit {
       guard try inner.read(into: batch) else { return false }
       let room = limit - consumed
-      var seen = 0
+      var seen: Int64 = 0
       let looked = batch.retain { request in
-        seen += 1
-        return Int64(seen) <= room && slice.samples(request.key)
+        seen &+= 1
+        return seen <= room && (!sampling || KeyHash.mix(request.key) & 0xFF_FFFF < threshold)
       }
       consumed += min(Int64(looked), room)
       requestsRead += Int64(batch.count)

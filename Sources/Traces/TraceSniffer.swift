@@ -10,17 +10,27 @@ public struct TraceSample: Sendable {
   public let isPartial: Bool
 
   /// Whether the bytes look like text: at least 99 % printable ASCII, tabs and line breaks.
-  public var isText: Bool {
-    guard !bytes.isEmpty else { return false }
-    let printable = bytes.lazy.filter { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.count
-    return printable * 100 >= bytes.count * 99
-  }
+  public let isText: Bool
+  /// The complete lines of a text sample (the last one is dropped when the sample is partial);
+  /// empty for binary data. Both are computed once, not by every format's sniffer.
+  public let lines: [Substring]
 
-  /// The complete lines of a text sample (the last one is dropped when the sample is partial).
-  public var lines: [Substring] {
-    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-    if isPartial || lines.last?.isEmpty == true { lines.removeLast() }
-    return lines.map { line in Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)) }
+  public init(bytes: [UInt8], fileSize: Int64?, isPartial: Bool) {
+    self.bytes = bytes
+    self.fileSize = fileSize
+    self.isPartial = isPartial
+    var printable = 0
+    for byte in bytes where (byte >= 0x20 && byte < 0x7F) || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+      printable += 1
+    }
+    isText = !bytes.isEmpty && printable * 100 >= bytes.count * 99
+    guard isText else {
+      lines = []
+      return
+    }
+    var split = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+    if isPartial || split.last?.isEmpty == true { split.removeLast() }
+    lines = split.map { line in Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)) }
   }
 
   /// Whether this is text whose non-blank complete lines (at least one) all split, at

@@ -84,6 +84,7 @@ public final class RequestBatch: @unchecked Sendable {
   /// Keeps only the first `limit` requests matching `keep` (and their attributes), in
   /// order; returns how many requests were looked at (all of them unless `limit` was hit).
   /// O(count), no allocation.
+  @inlinable
   public func retain(limit: Int = .max, where keep: (Request) -> Bool) -> Int {
     var kept = 0
     var looked = 0
