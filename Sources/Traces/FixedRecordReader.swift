@@ -129,6 +129,10 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
         let count = min(file.available / size, requests.count - filled)
         let (decoded, problem) = layout.decode(
           file.cursor, count: count, firstIndex: requestsRead + 1, into: requests.baseAddress! + filled)
+        // A local copy: a class property in the loop would be checked for exclusive access
+        // on every request.
+        var budget = self.budget
+        defer { self.budget = budget }
         for index in filled..<(filled + decoded) {
           if let problem = budget.add(requests[index].size) {
             throw TraceError(.malformedRecord, path: path, record: requestsRead + Int64(index - filled) + 1, problem)

@@ -72,9 +72,9 @@ struct KeyWidthGuess {
     let highZero = stride(from: 0, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
     let lowZero = stride(from: 1, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
     let small = values.filter { $0 >= 0 && $0 < 1 << 28 }.count
-    func repeats<T: Hashable>(_ keys: [T]) -> Int {
-      var seen: Set<T> = []
-      return keys.filter { !seen.insert($0).inserted }.count
+    func repeats<T: Comparable>(_ keys: [T]) -> Int {
+      let sorted = keys.sorted()
+      return zip(sorted, sorted.dropFirst()).filter { $0 == $1 }.count
     }
     let repeats32 = repeats(values)
     let repeats64 = repeats((0..<words / 2).map { sample.big(Int64.self, at: $0 * 8) })
