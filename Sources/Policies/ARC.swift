@@ -40,6 +40,7 @@ public struct ARC: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { lists[0].bytes + lists[1].bytes }
   @inlinable public var objectCount: Int { lists[0].count + lists[1].count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   mutating func move(_ slot: Int32, to list: UInt8) {

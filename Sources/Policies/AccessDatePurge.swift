@@ -34,6 +34,7 @@ public struct AccessDatePurge: EvictionPolicy, ~Copyable {
   @inlinable public var capacity: Int64 { lru.capacity }
   @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
   @inlinable public var objectCount: Int { lru.objectCount }
+  public var storageBytes: Int { lru.storageBytes }
 
   @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
   @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }

@@ -40,6 +40,7 @@ public struct Belady: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { objects.bytes }
   @inlinable public var objectCount: Int { objects.count }
+  public var storageBytes: Int { objects.memoryFootprint }
 
   /// Heap priority of a next-access index: 0 for never, smaller for farther.
   @inlinable

@@ -34,6 +34,7 @@ public struct Clock: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { queue.bytes }
   @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

@@ -31,6 +31,7 @@ public struct GDSF: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { objects.bytes }
   @inlinable public var objectCount: Int { objects.count }
+  public var storageBytes: Int { objects.memoryFootprint }
 
   @inlinable
   func priority(frequency: Int64, size: Int64) -> Double {

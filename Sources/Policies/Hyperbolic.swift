@@ -56,6 +56,7 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { objects.bytes }
   @inlinable public var objectCount: Int { objects.count }
+  public var storageBytes: Int { objects.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

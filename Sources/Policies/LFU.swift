@@ -47,6 +47,9 @@ public struct LFU: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { bytes }
   @inlinable public var objectCount: Int { arena.count }
+  public var storageBytes: Int {
+    arena.memoryFootprint + buckets.count * MemoryLayout<Bucket>.stride + freeBuckets.count * 4
+  }
 
   /// A new empty bucket for `frequency`, linked between `lower` and `higher` (either -1).
   @inlinable

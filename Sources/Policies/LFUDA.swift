@@ -32,6 +32,7 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { objects.bytes }
   @inlinable public var objectCount: Int { objects.count }
+  public var storageBytes: Int { objects.memoryFootprint }
 
   /// Raises L to the lowest priority in use when its class has emptied (never above the
   /// highest hit priority, as the peer's bucket scan).

@@ -96,6 +96,10 @@ public struct LHD: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { bytes }
   @inlinable public var objectCount: Int { tags.count }
+  public var storageBytes: Int {
+    arena.memoryFootprint + tags.count * MemoryLayout<Tag>.stride
+      + (hits.count + evictions.count + densities.count) * 4 + recentlyAdmitted.count * 8
+  }
 
   // MARK: Ranking
 

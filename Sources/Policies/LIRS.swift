@@ -54,6 +54,7 @@ public struct LIRS: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { lirBytes + q.bytes }
   @inlinable public var objectCount: Int { lirCount + q.count }
+  public var storageBytes: Int { stack.memoryFootprint + queues.memoryFootprint }
 
   // MARK: Helpers
 

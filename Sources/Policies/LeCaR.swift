@@ -80,6 +80,7 @@ public struct LeCaR: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { recency.bytes }
   @inlinable public var objectCount: Int { recency.count }
+  public var storageBytes: Int { arena.memoryFootprint + frequency.memoryFootprint }
 
   /// Penalises the expert whose eviction was regretted `age` requests later.
   @inlinable

@@ -53,6 +53,7 @@ public struct QDLP: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
   @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

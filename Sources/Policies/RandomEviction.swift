@@ -27,6 +27,7 @@ public struct RandomEviction: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { objects.bytes }
   @inlinable public var objectCount: Int { objects.count }
+  public var storageBytes: Int { objects.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool { objects.arena.contains(request.key) }

@@ -49,6 +49,7 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
   @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

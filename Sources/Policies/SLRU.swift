@@ -39,6 +39,7 @@ public struct SLRU: EvictionPolicy, ~Copyable {
   }
 
   @inlinable public var objectCount: Int { arena.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

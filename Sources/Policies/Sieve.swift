@@ -28,6 +28,7 @@ public struct Sieve: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { queue.bytes }
   @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {

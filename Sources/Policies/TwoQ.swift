@@ -50,6 +50,7 @@ public struct TwoQ: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { ain.bytes + am.bytes }
   @inlinable public var objectCount: Int { ain.count + am.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @usableFromInline
   enum Lookup { case cached, ghost, absent }

@@ -58,6 +58,7 @@ public struct URLCacheOrder: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { bytes }
   @inlinable public var objectCount: Int { arena.count }
+  public var storageBytes: Int { arena.memoryFootprint + order.count * MemoryLayout<Slot>.stride }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool { arena.find(request.key) >= 0 }

@@ -61,6 +61,7 @@ public struct WTinyLFU: EvictionPolicy, ~Copyable {
 
   @inlinable public var occupiedBytes: Int64 { lists[0].bytes + lists[1].bytes + lists[2].bytes }
   @inlinable public var objectCount: Int { arena.count }
+  public var storageBytes: Int { arena.memoryFootprint + sketch.memoryFootprint + candidates.count * 4 }
 
   @inlinable
   mutating func move(_ slot: Int32, to list: UInt8) {

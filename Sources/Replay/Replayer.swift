@@ -252,12 +252,13 @@ public struct Replayer: Sendable {
         counters.missBytes = min(requestBytes, scaled(counters.missBytes, missScale))
         counters.evictions = scaled(counters.evictions, missScale)
         counters.rejected = scaled(counters.rejected, missScale)
+        counters.expired = scaled(counters.expired, missScale)
       }
       caches.append(
         CacheResult(
           policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: requests,
           requestBytes: requestBytes, counters: counters, replaySeconds: clock.seconds(of: index),
-          cell: entry.cell))
+          cell: entry.cell, storageBytes: Int64(simulation.storageBytes)))
     }
     var engineResults: [EngineResult] = []
     for (offset, engine) in engines.enumerated() {

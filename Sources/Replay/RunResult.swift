@@ -19,6 +19,8 @@ public struct CacheResult: Sendable {
   public let replaySeconds: Double
   /// Index in the run's grid (``RunConfiguration/gridSize``).
   public let cell: Int
+  /// Bytes the cache's own structures held at the end (``CacheSimulation/storageBytes``).
+  public let storageBytes: Int64
 
   /// Counted requests that hit.
   public var hits: Int64 { requests - counters.misses }

@@ -103,6 +103,10 @@ public struct ReportColumn: Sendable {
       "peak resident memory of the whole process at the end of the run (getrusage max RSS; all caches of the pass together)",
       timing: true
     ) { String($0.run.peakMemoryBytes) },
+    ReportColumn(
+      "cache_memory_bytes",
+      "bytes the cache's own structures held at the end of the run — arenas with their hash buckets, heaps, sketches, ghost entries, a --ttl expiry table (the simulator's accounting at allocated sizes, which never shrink, so also the peak; policy rows)"
+    ) { $0.cacheMemoryBytes },
     .engine("memory_hits", "requests answered by the memory tier") { String($0.stats.memoryHits) },
     .engine("disk_hits", "requests answered by the disk tier") { String($0.stats.diskHits) },
     .engine("memory_hit_ratio", "memory_hits / requests") { ratio($0.stats.memoryHits, $0.stats.requests) },

@@ -156,6 +156,14 @@ public struct ReportRow: Sendable {
     }
   }
 
+  /// ``CacheResult/storageBytes`` on policy rows, empty on engine rows.
+  public var cacheMemoryBytes: String {
+    switch subject {
+    case .cache(let cache): return String(cache.storageBytes)
+    case .engine: return ""
+    }
+  }
+
   public var replaySeconds: Double {
     switch subject {
     case .cache(let cache): return cache.replaySeconds

@@ -30,6 +30,9 @@ import Testing
         #expect(driver.simulation.occupiedBytes <= capacity)
       }
       #expect(driver.simulation.counters.misses == misses)
+      // Every cached object needs at least its key and size (16 B) in the accounted storage.
+      #expect(driver.simulation.storageBytes >= 16 * driver.simulation.objectCount, "\(name) storage accounting")
+      #expect(driver.simulation.storageBytes > 0)
       #expect(misses >= Int64(sizes.count), "every object misses at least once")
     }
   }

@@ -30,6 +30,9 @@ public protocol CacheSimulation: AnyObject, Sendable {
   var occupiedBytes: Int64 { get }
   /// Number of cached objects.
   var objectCount: Int { get }
+  /// Bytes of memory the simulated cache's own structures hold (the policy's
+  /// ``EvictionPolicy/storageBytes`` plus a `--ttl` expiry table). O(1).
+  var storageBytes: Int { get }
   /// Runs the policy's self-check.
   func checkInvariants() throws(InvariantViolation)
 
@@ -78,6 +81,8 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public var counters: MissCounters { _counters }
   public var occupiedBytes: Int64 { policy.occupiedBytes }
   public var objectCount: Int { policy.objectCount }
+  /// The policy's storage, plus about 16 B per slot of the expiry table in a `--ttl` run.
+  public var storageBytes: Int { policy.storageBytes + expiries.slotCount * 16 }
   public func resetCounters() { _counters = MissCounters() }
 
   public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {

@@ -28,6 +28,11 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   var occupiedBytes: Int64 { get }
   /// Number of cached objects (ghost entries excluded).
   var objectCount: Int { get }
+  /// Bytes of memory the policy's own structures hold: arenas with their hash buckets, heaps
+  /// and sketches at their allocated sizes (they never shrink, so this is also their peak),
+  /// Swift arrays at their element counts (their capacity depends on the allocator, so it
+  /// would not be reproducible). O(1).
+  var storageBytes: Int { get }
 
   /// Looks `request.key` up; on a hit updates the policy's state and returns true. A miss
   /// may record state (e.g. a ghost hit) that the following ``insert(_:)`` uses.

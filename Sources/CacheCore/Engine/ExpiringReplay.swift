@@ -8,6 +8,9 @@ public struct ExpiryTable: Sendable {
   /// Number of cached objects with an expiry time.
   public var count: Int { expiries.count }
 
+  /// Slots the table has allocated.
+  public var slotCount: Int { expiries.capacity }
+
   /// The expiry time of `key`, or nil if it never expires or is not cached.
   public func expiry(of key: UInt64) -> Int64? { expiries[key] }
 }

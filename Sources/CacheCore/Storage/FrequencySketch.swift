@@ -123,3 +123,8 @@ public struct FrequencySketch: ~Copyable {
     additions = (additions >> 1) - (odd >> 2)
   }
 }
+
+extension FrequencySketch {
+  /// Bytes of memory the counter table holds (0 before it is sized).
+  public var memoryFootprint: Int { length * MemoryLayout<UInt64>.stride }
+}

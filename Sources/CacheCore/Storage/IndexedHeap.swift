@@ -181,3 +181,10 @@ public struct IndexedHeap<Key: Comparable>: ~Copyable {
     }
   }
 }
+
+extension IndexedHeap {
+  /// Bytes of memory the heap holds (slots, keys and positions at their allocated sizes).
+  public var memoryFootprint: Int {
+    heapCapacity * (MemoryLayout<Int32>.stride + MemoryLayout<Key>.stride) + positionCapacity * 4
+  }
+}

@@ -144,3 +144,8 @@ public struct GhostedQueues: ~Copyable {
     }
   }
 }
+
+extension GhostedQueues {
+  /// Bytes of memory the arena (live and ghost entries) holds.
+  public var memoryFootprint: Int { arena.memoryFootprint }
+}

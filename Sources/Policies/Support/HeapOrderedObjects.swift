@@ -67,3 +67,8 @@ public struct HeapOrderedObjects<Extra, Key: Comparable>: ~Copyable {
     guard total == bytes else { throw InvariantViolation("sizes sum to \(total), tracked \(bytes)") }
   }
 }
+
+extension HeapOrderedObjects {
+  /// Bytes of memory the arena and the heap hold.
+  public var memoryFootprint: Int { arena.memoryFootprint + heap.memoryFootprint }
+}

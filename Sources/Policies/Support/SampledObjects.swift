@@ -79,3 +79,8 @@ public struct SampledObjects<Extra: DenseIndexed>: ~Copyable {
     guard total == bytes else { throw InvariantViolation("sizes sum to \(total), tracked \(bytes)") }
   }
 }
+
+extension SampledObjects {
+  /// Bytes of memory the arena and the dense index hold.
+  public var memoryFootprint: Int { arena.memoryFootprint + dense.count * MemoryLayout<Int32>.stride }
+}
