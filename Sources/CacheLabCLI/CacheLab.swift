@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheCore
 
 #if canImport(Glibc)
   import Glibc
@@ -45,11 +46,7 @@ public struct CacheLab: ParsableCommand {
           StandardError.write(
             "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
               + "  See '\(problem.command) --help' for more information.\n")
-          #if canImport(Glibc)
-            Glibc.exit(ExitCode.validationFailure.rawValue)
-          #else
-            Darwin.exit(ExitCode.validationFailure.rawValue)
-          #endif
+          POSIXIO.exitProcess(ExitCode.validationFailure.rawValue)
         }
         exit(withError: error)
       }

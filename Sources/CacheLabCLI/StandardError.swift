@@ -1,3 +1,5 @@
+import CacheCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,13 +11,7 @@
 enum StandardError {
   /// Writes `text` as is (add the newline yourself).
   static func write(_ text: String) {
-    var bytes = Array(text.utf8)
-    _ = bytes.withUnsafeMutableBytes { buffer in
-      #if canImport(Glibc)
-        Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
-      #else
-        Darwin.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
-      #endif
-    }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { buffer in POSIXIO.writeAll(STDERR_FILENO, buffer) }
   }
 }

@@ -22,9 +22,6 @@ public final class GSLRandom {
   /// A uniform double in [0, 1).
   public func uniform() -> Double { gsl_rng_uniform(generator) }
 
-  /// A uniform double in (0, 1).
-  public func uniformPositive() -> Double { gsl_rng_uniform_pos(generator) }
-
   /// A lognormal variate with log-mean `mu` and log-standard-deviation `sigma`.
   public func lognormal(mu: Double, sigma: Double) -> Double {
     gsl_ran_lognormal(generator, mu, sigma)
@@ -38,11 +35,6 @@ public final class GSLRandom {
   /// A Pareto variate with shape `shape` and scale (minimum) `scale`.
   public func pareto(shape: Double, scale: Double) -> Double {
     gsl_ran_pareto(generator, shape, scale)
-  }
-
-  /// A Poisson variate with mean `mean`.
-  public func poisson(mean: Double) -> UInt32 {
-    gsl_ran_poisson(generator, mean)
   }
 
   /// A uniform integer in `0..<bound`.

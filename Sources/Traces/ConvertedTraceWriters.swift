@@ -73,12 +73,9 @@ func copy(file path: String, into output: AtomicFileWriter) throws(FileError) {
   let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
   defer { chunk.deallocate() }
   while true {
-    let count = read(descriptor, chunk, 1 << 20)
+    let count = POSIXIO.readSome(descriptor, chunk, 1 << 20)
     if count == 0 { return }
-    if count < 0 {
-      if currentErrno == EINTR { continue }
-      throw FileError(path: path, "read failed: \(systemErrorMessage(currentErrno))")
-    }
+    if count < 0 { throw FileError(path: path, "read failed: \(systemErrorMessage(Int32(-count)))") }
     try output.write(UnsafeRawBufferPointer(start: chunk, count: count))
   }
 }

@@ -135,15 +135,8 @@ public final class AtomicFileWriter {
   }
 
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-    var offset = 0
-    while offset < bytes.count {
-      let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if count < 0 {
-        let code = currentErrno
-        if code == EINTR { continue }
-        throw FileError(path: path, "write failed: \(systemErrorMessage(code))")
-      }
-      offset += count
+    if let code = POSIXIO.writeAll(descriptor, bytes) {
+      throw FileError(path: path, "write failed: \(systemErrorMessage(code))")
     }
   }
 

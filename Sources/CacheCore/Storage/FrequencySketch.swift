@@ -28,9 +28,6 @@ public struct FrequencySketch: ~Copyable {
     table?.deallocate()
   }
 
-  /// Whether the table exists.
-  @inlinable public var isAllocated: Bool { table != nil }
-
   /// Sizes the table for `expected` entries (next power of two words, at least 1); a larger
   /// size reallocates and forgets all counts. Does nothing if already large enough.
   public mutating func ensureCapacity(_ expected: Int) {

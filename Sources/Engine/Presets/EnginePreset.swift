@@ -114,7 +114,6 @@ extension TierConfiguration {
 
 /// Common preset values.
 enum PresetDefaults {
-  static let day: Int64 = 86_400 * microsecondsPerSecond
   /// File-system allocation block for libraries that count allocated bytes.
   static let block: Int64 = 4096
 }

@@ -299,14 +299,8 @@ final class FileStore: DiskBackend {
   }
 
   private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String) throws(FileError) {
-    var offset = 0
-    while offset < bytes.count {
-      let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if count < 0 {
-        if currentErrno == EINTR { continue }
-        throw FileError(path: path, "write failed: \(systemErrorMessage(currentErrno))")
-      }
-      offset += count
+    if let code = POSIXIO.writeAll(fd, bytes) {
+      throw FileError(path: path, "write failed: \(systemErrorMessage(code))")
     }
   }
 
@@ -315,15 +309,14 @@ final class FileStore: DiskBackend {
     guard let fd = Self.openRegular(path) else { return nil }
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: Self.headerLength)
-    let got = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, Self.headerLength) }
+    let got = header.withUnsafeMutableBytes { POSIXIO.readSome(fd, $0.baseAddress, Self.headerLength) }
     guard got == Self.headerLength, let decoded = Self.decode(header),
       expectedKey == nil || decoded.key == expectedKey
     else { return nil }
     var hash = FNV64()
     var total: Int64 = 0
     while true {
-      let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-      if count < 0 && currentErrno == EINTR { continue }
+      let count = POSIXIO.readSome(fd, buffer.baseAddress, buffer.count)
       guard count > 0 else { break }
       hash.add(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       total += Int64(count)
@@ -348,7 +341,7 @@ final class FileStore: DiskBackend {
     let file = path(key, metadata.contentClass)
     guard let fd = Self.openRegular(file) else { return }
     var existing = [UInt8](repeating: 0, count: Self.headerLength)
-    let got = existing.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, Self.headerLength) }
+    let got = existing.withUnsafeMutableBytes { POSIXIO.readSome(fd, $0.baseAddress, Self.headerLength) }
     close(fd)
     guard got == Self.headerLength, let decoded = Self.decode(existing) else { return }
     let header = Self.header(key, metadata, checksum: decoded.checksum)
@@ -401,9 +394,5 @@ struct FNV64 {
 
 /// Monotonic microseconds, for measuring real disk operations.
 enum MonotonicClock {
-  static func microseconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-  }
+  static func microseconds() -> Int64 { POSIXIO.monotonicNanoseconds() / 1000 }
 }

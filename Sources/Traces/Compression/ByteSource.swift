@@ -26,17 +26,9 @@ final class FileDescriptorSource: ByteSource {
   deinit { close(descriptor) }
 
   func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
-    while true {
-      #if canImport(Glibc)
-        let done = Glibc.read(descriptor, buffer, count)
-      #else
-        let done = Darwin.read(descriptor, buffer, count)
-      #endif
-      if done >= 0 { return done }
-      if currentErrno != EINTR {
-        throw TraceError(.io, path: path, "read failed: \(systemErrorMessage(currentErrno))")
-      }
-    }
+    let done = POSIXIO.readSome(descriptor, buffer, count)
+    guard done >= 0 else { throw TraceError(.io, path: path, "read failed: \(systemErrorMessage(Int32(-done)))") }
+    return done
   }
 
   /// Fills `buffer` as far as the data goes (short only at the end of the data).

@@ -25,13 +25,9 @@ extension Compression {
     }
     /// Reads the next plain chunk; 0 at the end.
     func next() throws(FileError) -> Int {
-      while true {
-        let count = read(descriptor, plain, chunk)
-        if count >= 0 { return count }
-        if currentErrno != EINTR {
-          throw FileError(path: input, "read failed: \(systemErrorMessage(currentErrno))")
-        }
-      }
+      let count = POSIXIO.readSome(descriptor, plain, chunk)
+      guard count >= 0 else { throw FileError(path: input, "read failed: \(systemErrorMessage(Int32(-count)))") }
+      return count
     }
     func emit(_ count: Int) throws(FileError) {
       if count > 0 { try output.write(UnsafeRawBufferPointer(start: packed, count: count)) }
