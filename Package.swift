@@ -1,13 +1,16 @@
 // swift-tools-version: 6.1
 // CacheLab: a cache-policy simulator and benchmark suite.
 //
-// Module layering (imports only point downward):
-//   CacheCore                      vocabulary, policy protocol, slot storage, engine template
-//   Policies  Traces  Stats(CGSL)  eviction policies / trace readers+writers (zstd, xz, gzip) / GSL statistics
-//   Workloads  Analysis            synthetic trace generators; trace characterisation (Stats + Traces)
-//   Replay                         one-pass multi-cache replayer, capacities, warm-up
-//   Reports                        CSV + table output, atomic writes
-//   CacheLabCLI -> cachelab        the command line
+// Module layering: a module imports only modules of lower layers, and only those it declares
+// below (Tests/CacheCoreTests/LayeringTests.swift checks both against the sources).
+//   layer 0: CPrefetch CGSL CZstd CLZMA CZlib — C shims: prefetch hints, GSL, zstd, xz, zlib
+//   layer 1: CacheCore Stats — vocabulary, policy protocol, slot storage, I/O / GSL statistics
+//   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
+//   layer 3: Engine Workloads Analysis — two-tier cache engine and presets / generators / trace characterisation
+//   layer 4: Replay — one-pass multi-cache replayer, capacities, warm-up, sampling
+//   layer 5: Reports — CSV, JSON, tables, statistics, regression checks
+//   layer 6: CacheLabCLI — the command line
+//   layer 7: cachelab — the executable
 import PackageDescription
 
 let package = Package(
@@ -48,7 +51,7 @@ let package = Package(
       ]
     ),
     .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
-    .target(name: "Reports", dependencies: ["CacheCore", "Replay", "Stats"]),
+    .target(name: "Reports", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
