@@ -119,19 +119,11 @@ public struct QDLP: EvictionPolicy, ~Copyable {
     return true
   }
 
-  /// CLOCK: second chances for non-zero counters, then evicts main's oldest zero counter.
+  /// CLOCK: second chances for non-zero counters (each reinsertion takes one away), then
+  /// evicts main's oldest zero counter.
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
-    while true {
-      let slot = queues.main.tail
-      if queues.arena[slot].extra.frequency >= 1 {
-        queues.arena[slot].extra.frequency -= 1
-        queues.arena.moveToFront(slot, in: &queues.main)
-        continue
-      }
-      victims.record(queues.arena.evict(slot, from: &queues.main))
-      return
-    }
+    queues.evictMain(into: &victims) { $0 - 1 }
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }

@@ -104,21 +104,11 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
     return false
   }
 
-  /// Reinserts main's oldest objects while their counters are non-zero (counter =
-  /// min(counter, 3) − 1); evicts the first with a zero counter.
+  /// Main's CLOCK with libCacheSim's S3-FIFO rule: a reinserted object's counter becomes
+  /// min(counter, 3) − 1.
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
-    while true {
-      let slot = queues.main.tail
-      let frequency = queues.arena[slot].extra.frequency
-      if frequency >= 1 {
-        queues.arena[slot].extra.frequency = min(frequency, 3) - 1
-        queues.arena.moveToFront(slot, in: &queues.main)
-        continue
-      }
-      victims.record(queues.arena.evict(slot, from: &queues.main))
-      return
-    }
+    queues.evictMain(into: &victims) { min($0, 3) - 1 }
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }

@@ -77,6 +77,24 @@ public struct GhostedQueues: ~Copyable {
     return slot
   }
 
+  /// Main's CLOCK: reinserts its oldest objects while their counters are non-zero, setting
+  /// each to `nextCounter(counter)`, and evicts the first with a zero counter. O(1)
+  /// amortised per reinsertion.
+  @inlinable
+  mutating func evictMain<Sink: VictimSink>(into victims: inout Sink, nextCounter: (UInt8) -> UInt8) {
+    while true {
+      let slot = main.tail
+      let frequency = arena[slot].extra.frequency
+      if frequency >= 1 {
+        arena[slot].extra.frequency = nextCounter(frequency)
+        arena.moveToFront(slot, in: &main)
+        continue
+      }
+      victims.record(arena.evict(slot, from: &main))
+      return
+    }
+  }
+
   /// Moves an unlinked entry to main's head with a zero counter.
   @inlinable
   mutating func pushMain(_ slot: Int32) {
