@@ -22,18 +22,26 @@ struct ReplayOptions: ParsableArguments {
       valueName: "R|Nobj"))
   var sample: String?
 
+  @Option(
+    name: .customLong("sample-floor"),
+    help: ArgumentHelp(
+      "With --sample: the fewest objects a scaled cache may hold. A cache that would hold fewer is simulated at the higher rate that gives it this many, in the same pass (its rate is the cache_sample_rate column; byte sizes count objects of the mean object size). 0 scales every cache by the sample rate.",
+      valueName: "N"))
+  var sampleFloor: Int = TraceSlice.defaultMinimumObjects
+
   /// `--sample` as a slice: a rate, or a fixed-size sample of N objects.
   func sampleSlice() throws -> TraceSlice {
+    guard sampleFloor >= 0 else { throw ValidationError("--sample-floor must be 0 or more objects") }
     guard let sample else { return TraceSlice(requestLimit: requestLimit) }
     let text = sample.lowercased().filter { $0 != " " }
     for suffix in ["objects", "obj"] where text.hasSuffix(suffix) {
       guard let objects = Int(text.dropLast(suffix.count)), objects > 0 else { break }
-      return TraceSlice(requestLimit: requestLimit, sampleObjects: objects)
+      return TraceSlice(requestLimit: requestLimit, sampleObjects: objects, minimumObjects: sampleFloor)
     }
     guard let rate = Double(text), rate > 0, rate <= 1 else {
       throw ValidationError("--sample must be a rate in (0, 1] (e.g. 0.01) or a number of objects (e.g. 8192obj)")
     }
-    return TraceSlice(requestLimit: requestLimit, sampleRate: rate)
+    return TraceSlice(requestLimit: requestLimit, sampleRate: rate, minimumObjects: sampleFloor)
   }
 
   @Option(

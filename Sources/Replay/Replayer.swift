@@ -82,6 +82,13 @@ public struct Replayer: Sendable {
       reader = try open()
     }
 
+    // Each cache's sampling rate (raised by the floor for small ones) and scaled capacity; the
+    // pass samples at the highest rate and sparser caches filter for themselves.
+    let resolved = try resolveCapacities(summary: summary)
+    let capacities = resolved.map(\.capacity)
+    let streamRate = resolved.map(\.rate).max().map { max($0, config.slice.sampleRate) } ?? config.slice.sampleRate
+    if streamRate != config.slice.sampleRate { reader = try open(rate: streamRate) }
+
     var nextAccess: NextAccessIndex?
     if needsNextAccess {
       do throws(TraceError) {
@@ -89,10 +96,9 @@ public struct Replayer: Sendable {
       } catch {
         throw .trace(error)
       }
-      reader = try open()
+      reader = try open(rate: streamRate)
     }
 
-    let capacities = try resolveCapacities(summary: summary)
     let total = reader.knownRequestCount ?? summary?.requests
     let warmupLimit: Int64? = {
       guard case .fraction(let fraction) = config.warmup, let total else { return nil }
@@ -100,12 +106,12 @@ public struct Replayer: Sendable {
     }()
 
     var simulations: [any CacheSimulation] = []
-    var cells: [(cell: Int, policy: PolicySpec, capacitySpec: CapacitySpec, capacity: Int64)] = []
+    var cells: [(cell: Int, policy: PolicySpec, capacitySpec: CapacitySpec, capacity: Int64, rate: Double)] = []
     for (policyIndex, policy) in config.policies.enumerated() {
       for (capacityIndex, capacity) in capacities.enumerated() {
         let cell = policyIndex * capacities.count + capacityIndex
         guard config.runs(cell: cell) else { continue }
-        cells.append((cell, policy, config.capacities[capacityIndex], capacity))
+        cells.append((cell, policy, config.capacities[capacityIndex], capacity, resolved[capacityIndex].rate))
         do throws(ConfigurationError) {
           simulations.append(
             try policy.entry.makeSimulation(
@@ -131,8 +137,19 @@ public struct Replayer: Sendable {
         throw .engine(label: labeled.label, error)
       }
     }
-    let targets: [any ReplayTarget] =
-      simulations.map { PolicyTarget($0) as any ReplayTarget } + engines.map { EngineTarget($0) as any ReplayTarget }
+    // Caches at a lower rate than the pass share one gathered sample per rate.
+    let rates = cells.map(\.rate) + engines.map { _ in config.slice.sampleRate }
+    var groups: [Double: SampleGroup] = [:]
+    for rate in Set(rates) where rate < streamRate {
+      groups[rate] = SampleGroup(threshold: TraceSlice.threshold(rate: rate), batchCapacity: config.batchSize)
+    }
+    let sampleGroups = Array(groups.values)
+    let targets: [any ReplayTarget] = zip(
+      simulations.map { PolicyTarget($0) as any ReplayTarget } + engines.map { EngineTarget($0) as any ReplayTarget },
+      rates
+    ).map { target, rate in
+      groups[rate].map { SubsampledTarget(target, group: $0) } ?? target
+    }
 
     let clock = SimulationClock(count: targets.count)
     var windows = config.window.map(WindowTracker.init)
@@ -148,6 +165,7 @@ public struct Replayer: Sendable {
     while try read(reader, into: batch) {
       if config.ignoreSize { batch.setAllSizesToOne() }
       nextAccess?.annotate(batch, offset: replayed)
+      for group in sampleGroups { group.gather(from: batch) }
       let count = batch.count
       var boundary = 0
       var endsNow = false
@@ -217,7 +235,7 @@ public struct Replayer: Sendable {
           "the trace changed while being read: \(nextAccess.count) requests in the pre-pass, \(replayed) in the replay")
       )
     }
-    if let summary, summary.requests != replayed {
+    if let summary, streamRate == config.slice.sampleRate, summary.requests != replayed {
       throw .trace(
         TraceError(
           .io, path: config.tracePath,
@@ -227,15 +245,17 @@ public struct Replayer: Sendable {
 
     // SHARDS: each sampled miss stands for 1/R misses; requests scale by how many requests of
     // the whole trace each replayed one stands for (the SHARDS-adj correction of the rate).
+    // A cache that filtered a sparser sample for itself scales by what it kept.
     let sampled = config.slice.sampleRate < 1
-    let requestScale =
-      sampled ? Double(TraceSlice.sourceRequests(of: reader) ?? replayed) / Double(max(replayed, 1)) : 1
-    let missScale = sampled ? 1 / config.slice.sampleRate : 1
+    let sourceRequests = Double(TraceSlice.sourceRequests(of: reader) ?? replayed)
     func scaled(_ value: Int64, _ factor: Double) -> Int64 {
       factor == 1 ? value : Int64((Double(value) * factor).rounded())
     }
     var caches: [CacheResult] = []
     for (index, entry) in cells.enumerated() {
+      let own = targets[index] as? SubsampledTarget
+      let requestScale = sampled ? sourceRequests / Double(max(own?.keptRequests ?? replayed, 1)) : 1
+      let missScale = sampled ? 1 / entry.rate : 1
       let simulation = simulations[index]
       if config.verifyInvariants {
         do throws(InvariantViolation) {
@@ -245,8 +265,8 @@ public struct Replayer: Sendable {
         }
       }
       var counters = simulation.counters
-      let requests = scaled(countedRequests, requestScale)
-      let requestBytes = scaled(countedBytes, requestScale)
+      let requests = scaled(own?.countedGets ?? countedRequests, requestScale)
+      let requestBytes = scaled(own?.countedBytes ?? countedBytes, requestScale)
       if sampled {
         counters.misses = min(requests, scaled(counters.misses, missScale))
         counters.missBytes = min(requestBytes, scaled(counters.missBytes, missScale))
@@ -258,7 +278,7 @@ public struct Replayer: Sendable {
         CacheResult(
           policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: requests,
           requestBytes: requestBytes, counters: counters, replaySeconds: clock.seconds(of: index),
-          cell: entry.cell, storageBytes: Int64(simulation.storageBytes)))
+          cell: entry.cell, storageBytes: Int64(simulation.storageBytes), sampleRate: entry.rate))
     }
     var engineResults: [EngineResult] = []
     for (offset, engine) in engines.enumerated() {
@@ -313,9 +333,10 @@ public struct Replayer: Sendable {
     }
   }
 
-  private func open() throws(ReplayError) -> any TraceReader {
+  /// The trace, sliced as configured (at `rate` instead of the configured rate when given).
+  private func open(rate: Double? = nil) throws(ReplayError) -> any TraceReader {
     do throws(TraceError) {
-      return configuration.slice.apply(
+      return configuration.slice.at(rate: rate ?? configuration.slice.sampleRate).apply(
         to: try configuration.trace.open(configuration.readPath ?? configuration.tracePath))
     } catch {
       throw .trace(error)
@@ -330,15 +351,29 @@ public struct Replayer: Sendable {
     }
   }
 
-  private func resolveCapacities(summary: TraceSummary?) throws(ReplayError) -> [Int64] {
+  /// Each cache's capacity and sampling rate. Absolute sizes scale by the rate (SHARDS: a
+  /// sample of rate R behaves like the whole trace in a cache R times smaller); the floor
+  /// raises the rate of a cache that would hold fewer than `minimumObjects` objects (in byte
+  /// mode estimated with the mean object size). Fractions are fractions of the sampled
+  /// working set, at the configured rate.
+  private func resolveCapacities(summary: TraceSummary?) throws(ReplayError) -> [(capacity: Int64, rate: Double)] {
     let unit = configuration.ignoreSize ? "objects" : "bytes"
-    var result: [Int64] = []
+    let slice = configuration.slice
+    let objectSize: Double? =
+      slice.sampleRate < 1 && slice.minimumObjects > 0
+      ? (configuration.ignoreSize ? 1 : try meanObjectSize(summary: summary)) : nil
+    var result: [(capacity: Int64, rate: Double)] = []
     for spec in configuration.capacities {
       var capacity = spec.resolve(workingSet: summary?.workingSet(objectMode: configuration.ignoreSize))
-      // SHARDS: a sample of rate R behaves like the whole trace in a cache R times smaller;
-      // fractions already are fractions of the sampled working set.
-      if case .absolute = spec, configuration.slice.sampleRate < 1 {
-        capacity = max(1, Int64((Double(capacity) * configuration.slice.sampleRate).rounded()))
+      var rate = slice.sampleRate
+      if case .absolute = spec, slice.sampleRate < 1 {
+        if let objectSize, objectSize > 0 {
+          let objects = Double(capacity) / objectSize
+          if objects * rate < Double(slice.minimumObjects) {
+            rate = TraceSlice.gridRate(atLeast: Double(slice.minimumObjects) / max(objects, 1))
+          }
+        }
+        capacity = max(1, Int64((Double(capacity) * rate).rounded()))
       }
       if capacity < 1, let summary, summary.requests == 0 {
         throw .trace(
@@ -353,9 +388,26 @@ public struct Replayer: Sendable {
             "cache size \(spec) of a working set of \(summary?.workingSet(objectMode: configuration.ignoreSize) ?? 0) \(unit) is less than 1"
           ))
       }
-      result.append(capacity)
+      result.append((capacity, rate))
     }
     return result
+  }
+
+  /// The mean size of the distinct objects: from the pre-pass when there was one, else from
+  /// the first batch of the unsampled trace; nil for standard input (read only once).
+  private func meanObjectSize(summary: TraceSummary?) throws(ReplayError) -> Double? {
+    if let summary, summary.uniqueObjects > 0 {
+      return Double(summary.workingSetBytes) / Double(summary.uniqueObjects)
+    }
+    guard configuration.tracePath != "-" else { return nil }
+    let reader = try open(rate: 1)
+    let batch = RequestBatch(capacity: configuration.batchSize)
+    guard try read(reader, into: batch) else { return nil }
+    var sizes: [UInt64: Int64] = [:]
+    batch.withRequests { requests in
+      for request in requests where request.operation == .get { sizes[request.key] = request.size }
+    }
+    return sizes.isEmpty ? nil : sizes.values.reduce(0.0) { $0 + Double($1) } / Double(sizes.count)
   }
 }
 

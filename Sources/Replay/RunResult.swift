@@ -21,6 +21,9 @@ public struct CacheResult: Sendable {
   public let cell: Int
   /// Bytes the cache's own structures held at the end (``CacheSimulation/storageBytes``).
   public let storageBytes: Int64
+  /// The spatial sampling rate this cache was simulated at: the run's rate, or a higher one
+  /// when the floor on sampled objects raised it (1: not sampled).
+  public var sampleRate: Double = 1
 
   /// Counted requests that hit.
   public var hits: Int64 { requests - counters.misses }

@@ -63,11 +63,7 @@ public struct ReportColumn: Sendable {
       "sample_rate",
       "--sample: fraction of objects kept by spatial sampling (1: all; with --sample Nobj the rate the fixed-size pre-pass chose); below 1 the counts are scaled-back estimates and absolute capacities were scaled by it"
     ) { row in
-      // Six decimals, or every digit when six would not give the rate back (a fixed-size
-      // sample's rate is a multiple of 2^-24), so a baseline replays at the same rate.
-      let rate = row.run.configuration.slice.sampleRate
-      let fixed = Decimal.fixed(rate, 6)
-      return Double(fixed) == rate ? fixed : String(rate)
+      rateText(row.run.configuration.slice.sampleRate)
     },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
     ReportColumn("requests", "counted requests (gets after warm-up)") { String($0.requests) },
@@ -212,5 +208,24 @@ public struct ReportColumn: Sendable {
     ReportColumn("cells", "size of that grid (a merge checks every cell is present once)") {
       String($0.run.configuration.gridSize)
     },
+    ReportColumn(
+      "sample_floor",
+      "--sample-floor: with sampling, the fewest objects a scaled cache may hold (a smaller one is simulated at a higher rate); empty without sampling"
+    ) { row in
+      row.run.configuration.slice.sampleRate < 1 ? String(row.run.configuration.slice.minimumObjects) : ""
+    },
+    ReportColumn(
+      "cache_sample_rate",
+      "the rate this row was simulated and scaled at: sample_rate, or higher when the floor raised it"
+    ) { row in
+      rateText(row.cacheSampleRate)
+    },
   ]
+
+  /// Six decimals, or every digit when six would not give the rate back (a fixed-size
+  /// sample's or a raised rate is a multiple of 2^-24), so a baseline replays at the same rate.
+  static func rateText(_ rate: Double) -> String {
+    let fixed = Decimal.fixed(rate, 6)
+    return Double(fixed) == rate ? fixed : String(rate)
+  }
 }

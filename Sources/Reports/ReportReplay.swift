@@ -25,7 +25,8 @@ public enum ReportReplay {
     var rowsByKey: [[String]: [[String]]] = [:]
     for row in table.rows {
       let key =
-        keyColumns.map { table.value(row, $0)! } + ["num_req", "sample_rate"].map { table.value(row, $0) ?? "" }
+        keyColumns.map { table.value(row, $0)! }
+        + ["num_req", "sample_rate", "sample_floor"].map { table.value(row, $0) ?? "" }
       if rowsByKey[key] == nil { order.append(key) }
       rowsByKey[key, default: []].append(row)
     }
@@ -81,7 +82,8 @@ public enum ReportReplay {
       var configuration = RunConfiguration(
         tracePath: key[0], trace: try TraceSpec(parsing: key[1]), policies: policies, capacities: capacities,
         engines: engines, ignoreSize: ignoreSize, warmup: warmup, seed: seed, parallel: parallel, window: window)
-      configuration.slice = TraceSlice(requestLimit: Int64(key[6]), sampleRate: Double(key[7]) ?? 1)
+      configuration.slice = TraceSlice(
+        requestLimit: Int64(key[6]), sampleRate: Double(key[7]) ?? 1, minimumObjects: Int(key[8]) ?? 0)
       var expected: [Int: [String]] = [:]
       for row in rows {
         guard let cell = Int(table.value(row, "cell")!), let cells = Int(table.value(row, "cells")!),

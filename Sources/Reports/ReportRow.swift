@@ -80,6 +80,15 @@ public struct ReportRow: Sendable {
     }
   }
 
+  /// The sampling rate the row was simulated at (a cache's own, raised by the floor; an
+  /// engine's is the run's).
+  var cacheSampleRate: Double {
+    switch subject {
+    case .cache(let cache): return run.configuration.slice.sampleRate < 1 ? cache.sampleRate : 1
+    case .engine: return run.configuration.slice.sampleRate
+    }
+  }
+
   /// Capacity of the cache, or of the engine's first tier ("" if unlimited).
   public var capacity: String {
     switch subject {

@@ -102,6 +102,15 @@ public enum TraceSniffer {
   /// - Throws: ``ConfigurationError`` when no format or more than one is plausible (usage
   ///   error: pass `--format`), ``TraceError`` when the file cannot be read.
   public static func detect(_ path: String) throws -> Detection {
+    let identity = SniffMemo.identity(of: path)
+    if let identity, let known = SniffMemo.lookup(identity) { return known }
+    let detection = try sniff(path)
+    if let identity { SniffMemo.remember(detection, for: identity) }
+    return detection
+  }
+
+  /// Detects the format of `path` without the memo.
+  private static func sniff(_ path: String) throws -> Detection {
     let byName = TraceFormat.inferred(from: path)
     let sample: TraceSample
     let compression: Compression?

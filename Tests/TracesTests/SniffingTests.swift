@@ -70,3 +70,20 @@ import Traces
     #expect(TraceSpec.shorthand("nosuchformat:" + path) == (nil, "nosuchformat:" + path))
   }
 }
+
+/// Detection is remembered per file for the process (a command resolves its options twice),
+/// but a file rewritten in place is sniffed again.
+@Suite struct SniffMemoTests {
+  @Test func aRewrittenFileIsSniffedAgain() throws {
+    let path = Paths.temporaryDirectory("memo").appendingPathComponent("trace").path
+    try Data((0..<200).map { "\($0 % 13)\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    let first = try TraceSpec(format: nil, inferringFrom: path)
+    #expect(try TraceSpec(format: nil, inferringFrom: path).format.name == first.format.name)
+    try Data(SyntheticTraces.oracleGeneral((0..<50).map { Request(key: UInt64($0 % 7)) })).write(
+      to: URL(fileURLWithPath: path))
+    let second = try TraceSpec(format: nil, inferringFrom: path)
+    #expect(
+      first.format.name != second.format.name && second.format.name == "oracle-general",
+      "\(first.format.name) then \(second.format.name)")
+  }
+}

@@ -103,6 +103,37 @@ public final class RequestBatch: @unchecked Sendable {
     return looked
   }
 
+  /// Empties the batch (keeping its buffers) so ``append(from:range:where:)`` can fill it.
+  public func removeAll() {
+    _count = 0
+    hasAttributes = false
+  }
+
+  /// Appends, in order, the requests of `source[range]` that `keep` accepts (with their
+  /// attributes) until this batch is full; returns the index in `source` to go on from
+  /// (`range.upperBound` when all were looked at). O(range.count), no allocation.
+  @inlinable
+  public func append(from source: RequestBatch, range: Range<Int>, where keep: (Request) -> Bool) -> Int {
+    var index = range.lowerBound
+    let attributes = source.hasAttributes ? source.attributeStorage : nil
+    if attributes != nil, !hasAttributes {
+      // Requests appended earlier carried none: give them the defaults, not stale values.
+      let buffer = attributesForWriting()
+      for slot in 0..<_count { buffer[slot] = RequestAttributes() }
+    }
+    let targetAttributes = hasAttributes ? attributeStorage : nil
+    while index < range.upperBound, _count < capacity {
+      let request = source.storage[index]
+      if keep(request) {
+        storage[_count] = request
+        if let targetAttributes { targetAttributes[_count] = attributes?[index] ?? RequestAttributes() }
+        _count += 1
+      }
+      index += 1
+    }
+    return index
+  }
+
   /// Rewrites every size in the batch to 1 (object mode).
   public func setAllSizesToOne() {
     for i in 0..<_count { storage[i].size = 1 }

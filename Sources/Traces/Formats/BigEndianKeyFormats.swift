@@ -72,12 +72,10 @@ struct KeyWidthGuess {
     let highZero = stride(from: 0, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
     let lowZero = stride(from: 1, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
     let small = values.filter { $0 >= 0 && $0 < 1 << 28 }.count
-    func repeats<T: Comparable>(_ keys: [T]) -> Int {
-      let sorted = keys.sorted()
-      return zip(sorted, sorted.dropFirst()).filter { $0 == $1 }.count
-    }
-    let repeats32 = repeats(values)
-    let repeats64 = repeats((0..<words / 2).map { sample.big(Int64.self, at: $0 * 8) })
+    // Repeats (requests minus distinct keys) are counted only when the cheaper tests do not decide.
+    func repeats<T: Hashable>(_ keys: [T]) -> Int { keys.count - Set(keys).count }
+    lazy var repeats32 = repeats(values)
+    lazy var repeats64 = repeats((0..<words / 2).map { sample.big(Int64.self, at: $0 * 8) })
     let pairs = max(words / 2, 1)
     if highZero * 10 >= pairs * 9, lowZero * 2 < pairs {
       width = 8

@@ -1,0 +1,87 @@
+import CacheCore
+import Engine
+import Traces
+
+/// The requests of each batch that fall in a sparser spatial sample than the pass delivers
+/// (the rate of caches the floor raised less than others), gathered once per batch for every
+/// cache at that rate. Samples nest, so the sparser sample is a subset of the batch.
+/// Memory: one batch and one index per request of a batch, allocated once.
+final class SampleGroup: @unchecked Sendable {
+  /// Keys whose hash's low 24 bits fall below this are in the sample.
+  let threshold: UInt64
+  /// The batch's requests that are in the sample, in order.
+  let batch: RequestBatch
+  /// `kept[i]`: how many of the batch's first `i` requests are in the sample.
+  private let kept: UnsafeMutablePointer<Int32>
+
+  init(threshold: UInt64, batchCapacity: Int) {
+    self.threshold = threshold
+    batch = RequestBatch(capacity: batchCapacity)
+    kept = .allocate(capacity: batchCapacity + 1)
+    kept.initialize(repeating: 0, count: batchCapacity + 1)
+  }
+
+  deinit {
+    kept.deallocate()
+  }
+
+  /// Gathers the sampled requests of `source` (called once per batch, before any replay). O(n).
+  func gather(from source: RequestBatch) {
+    batch.removeAll()
+    let threshold = threshold
+    source.withRequests { requests in
+      var count: Int32 = 0
+      for index in 0..<requests.count {
+        kept[index] = count
+        if TraceSlice.samples(requests[index].key, threshold: threshold) { count += 1 }
+      }
+      kept[requests.count] = count
+    }
+    _ = batch.append(from: source, range: 0..<source.count) { TraceSlice.samples($0.key, threshold: threshold) }
+  }
+
+  /// The part of ``batch`` that came from `range` of the source batch. O(1).
+  func range(of range: Range<Int>) -> Range<Int> {
+    Int(kept[range.lowerBound])..<Int(kept[range.upperBound])
+  }
+}
+
+/// A cache that replays its ``SampleGroup``'s part of each range instead of the whole batch,
+/// and counts what it saw, so its results scale by its own rate.
+final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
+  let inner: any ReplayTarget
+  let group: SampleGroup
+  /// Requests replayed since the start (warm-up included), the basis of SHARDS-adj scaling.
+  private(set) var keptRequests: Int64 = 0
+  /// Get requests replayed, and their bytes, since the last reset (the counted ones).
+  private(set) var countedGets: Int64 = 0
+  private(set) var countedBytes: Int64 = 0
+
+  init(_ inner: any ReplayTarget, group: SampleGroup) {
+    self.inner = inner
+    self.group = group
+  }
+
+  func replay(_ batch: RequestBatch, range: Range<Int>) {
+    let own = group.range(of: range)
+    guard !own.isEmpty else { return }
+    keptRequests += Int64(own.count)
+    group.batch.withRequests { requests in
+      for request in requests[own] where request.operation == .get {
+        countedGets += 1
+        countedBytes &+= request.size
+      }
+    }
+    inner.replay(group.batch, range: own)
+  }
+
+  func resetCounters() {
+    countedGets = 0
+    countedBytes = 0
+    inner.resetCounters()
+  }
+
+  var misses: Int64 { inner.misses }
+  var missBytes: Int64 { inner.missBytes }
+  var failure: EngineError? { inner.failure }
+}
