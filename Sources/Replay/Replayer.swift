@@ -99,7 +99,14 @@ public struct Replayer: Sendable {
       reader = try open(rate: streamRate)
     }
 
-    let total = reader.knownRequestCount ?? summary?.requests
+    // A pass at a rate the floor raised holds more requests than the pre-pass counted at the
+    // sample rate, so a fractional warm-up counts the pass's own requests (one more read).
+    var passRequests: Int64?
+    if streamRate != config.slice.sampleRate, config.warmup.needsRequestCount, reader.knownRequestCount == nil {
+      passRequests = try countRequests(reader, batch: batch)
+      reader = try open(rate: streamRate)
+    }
+    let total = reader.knownRequestCount ?? passRequests ?? summary?.requests
     let warmupLimit: Int64? = {
       guard case .fraction(let fraction) = config.warmup, let total else { return nil }
       return Int64((Double(total) * fraction).rounded(.down))
@@ -331,6 +338,13 @@ public struct Replayer: Sendable {
     } catch {
       throw .trace(error)
     }
+  }
+
+  /// How many requests `reader` delivers (reading it to the end).
+  private func countRequests(_ reader: any TraceReader, batch: RequestBatch) throws(ReplayError) -> Int64 {
+    var count: Int64 = 0
+    while try read(reader, into: batch) { count += Int64(batch.count) }
+    return count
   }
 
   /// The trace, sliced as configured (at `rate` instead of the configured rate when given).

@@ -14,11 +14,14 @@ import Traces
     bytes: SyntheticTraces.oracleGeneral(
       SyntheticTraces.requests(count: 60_000, objects: 20_000, sizes: 100...5_000, seed: 9)))
 
-  static func run(rate: Double, floor: Int, sizes: String, objectMode: Bool = true) throws -> RunResult {
+  static func run(
+    rate: Double, floor: Int, sizes: String, objectMode: Bool = true, warmup: WarmupSpec = .none
+  ) throws -> RunResult {
     var configuration = RunConfiguration(
       tracePath: path, trace: try TraceSpec(parsing: "oracle-general"),
       policies: try PolicySpec.parseList("lru,s3fifo"),
-      capacities: try CapacitySpec.parseList(sizes, objectMode: objectMode), ignoreSize: objectMode)
+      capacities: try CapacitySpec.parseList(sizes, objectMode: objectMode), ignoreSize: objectMode,
+      warmup: warmup)
     configuration.slice = TraceSlice(sampleRate: rate, minimumObjects: floor)
     return try Replayer(configuration).run()
   }
@@ -40,6 +43,19 @@ import Traces
       #expect(Self.counts(floored.caches[index]) == Self.counts(alone.caches[0]), "lru @ \(size)")
       #expect(Self.counts(floored.caches[3 + index]) == Self.counts(alone.caches[1]), "s3fifo @ \(size)")
     }
+  }
+
+  /// A fractional warm-up is that fraction of the pass: exactly a run's at the pass's rate for
+  /// the raised cache, and the same stretch of the trace (so about half its own requests) for a
+  /// cache that keeps a sparser subset.
+  @Test func aFractionalWarmupIsTheSameStretchOfTheTrace() throws {
+    let floored = try Self.run(rate: 0.01, floor: 100, sizes: "1000,50000", warmup: .fraction(0.5))
+    let raised = try Self.run(rate: floored.caches[0].sampleRate, floor: 0, sizes: "1000", warmup: .fraction(0.5))
+    #expect(Self.counts(floored.caches[0]) == Self.counts(raised.caches[0]))
+    let sparse = try Self.run(rate: 0.01, floor: 0, sizes: "50000", warmup: .fraction(0.5))
+    let (got, alone) = (Double(floored.caches[1].requests), Double(sparse.caches[0].requests))
+    #expect(abs(got - alone) / alone < 0.1, "\(got) vs \(alone)")
+    #expect(abs(got - 30_000) / 30_000 < 0.1, "about half of the trace's 60,000 requests: \(got)")
   }
 
   /// Without a floor every cache runs at the sample rate; with one, only caches below it move.
