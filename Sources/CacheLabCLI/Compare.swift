@@ -6,6 +6,7 @@ import Reports
 /// `cachelab compare`: configurations or report files side by side, with the test their samples allow.
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "compare",
     abstract: "Compare configurations or report files: differences, 95 % intervals and the right significance test.",
     discussion: """
       Either replay configurations with the options of 'run', or give report files: run \

@@ -13,6 +13,7 @@ import Traces
 /// sliced, sampled and compressed.
 struct Convert: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "convert",
     abstract:
       "Convert a trace to oracle-general, lcs, cachelab, csv or txt, optionally sliced, sampled and compressed.",
     discussion: """

@@ -4,6 +4,7 @@ import Traces
 /// `cachelab formats`: the trace formats with their parameters.
 struct Formats: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "formats",
     abstract: "List the trace formats with their parameters.", discussion: "Examples:\n  cachelab formats\n")
 
   func run() {

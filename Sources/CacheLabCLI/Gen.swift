@@ -3,6 +3,7 @@ import ArgumentParser
 /// `cachelab gen`: synthetic trace generators (one subcommand each).
 struct Gen: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "gen",
     abstract: "Generate seeded synthetic traces.",
     discussion: """
       Every generator but http also names a trace generated per run: --trace gen:NAME:k=v,... \

@@ -7,6 +7,7 @@ import Traces
 /// `cachelab inspect`: characterises a trace.
 struct Inspect: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "inspect",
     abstract: "Characterise a trace: requests, objects, working set, one-hit wonders, sizes, reuse distances, Zipf α.",
     discussion: """
       One streaming pass. Reuse distance is the number of distinct objects requested between \

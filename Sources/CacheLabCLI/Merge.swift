@@ -5,6 +5,7 @@ import Reports
 /// `cachelab merge`: joins shard reports into the unsharded report.
 struct Merge: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "merge",
     abstract: "Merge the CSV reports of a sharded sweep into one.",
     discussion: """
       The result equals the report of the unsharded sweep except for timing columns. Fails \

@@ -5,6 +5,7 @@ import Policies
 /// `cachelab policies`: the registry, with parameters and defaults.
 struct Policies: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "policies",
     abstract: "List the eviction policies with their parameters and defaults.",
     discussion: "Examples:\n  cachelab policies\n  cachelab policies --details\n  cachelab policies --names\n")
 

@@ -13,6 +13,7 @@ import Workloads
 /// `cachelab regress`: the CI gate against committed baseline reports.
 struct Regress: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "regress",
     abstract: "Replay a baseline's configurations; fail when a result changed or replay got significantly slower.",
     discussion: """
       Every CSV report in the baseline directory is replayed from its own rows (trace, \

@@ -6,6 +6,7 @@ import Reports
 /// `cachelab run`: one pass over a trace drives every (policy, size) cache and engine.
 struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "run",
     abstract: "Replay a trace through several policies and cache sizes in one pass.",
     discussion: """
       Prints a table and, with --output, writes a CSV report (atomically). Policies are \

@@ -6,6 +6,7 @@ import Reports
 /// `cachelab sweep`: miss-ratio curves over many sizes for several policies, in one pass.
 struct Sweep: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "sweep",
     abstract: "Miss-ratio curves: several policies over many cache sizes in one pass over the trace.",
     discussion: """
       Takes the options of 'run'. Sizes may be listed, log-spaced (log:1MiB:4GiB:12) or \

@@ -31,7 +31,7 @@ final class ChunkedFile {
   /// Largest buffer a single line may force (longer lines are an error).
   static let maximumBuffer = 64 << 20
 
-  init(path: String, bufferSize: Int = 1 << 20) throws(TraceError) {
+  init(path: String, bufferSize: Int = 1 << 18) throws(TraceError) {
     self.path = path
     if path == "-" {
       // Standard input, read once from the start (a pipe or a redirected file).

@@ -58,8 +58,12 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
   private let file: ChunkedFile
   private var layout: Layout
   private let headerSize: Int
+  /// Records decoded so far (delivered or, when sampling, dropped).
   private(set) var requestsRead: Int64 = 0
   private var budget = ByteBudget()
+  /// Set by ``sample(threshold:recordLimit:)``: keep only keys below this hash threshold.
+  private var sampleThreshold: UInt64?
+  private var recordLimit: Int64 = .max
 
   convenience init(path: String, layout: Layout) throws(TraceError) {
     try self.init(path: path, headerSize: 0) { _ throws(TraceError) in layout }
@@ -126,7 +130,8 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
           }
           break
         }
-        let count = min(file.available / size, requests.count - filled)
+        if requestsRead >= recordLimit { break }
+        let count = Int(min(Int64(min(file.available / size, requests.count - filled)), recordLimit - requestsRead))
         let (decoded, problem) = layout.decode(
           file.cursor, count: count, firstIndex: requestsRead + 1, into: requests.baseAddress! + filled)
         // A local copy: a class property in the loop would be checked for exclusive access
@@ -140,8 +145,18 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
         }
         if layout.hasTTL { recordTTLs(batch, from: filled, count: decoded) }
         requestsRead += Int64(decoded)
-        filled += decoded
         file.start += decoded * size
+        if let threshold = sampleThreshold {
+          // Sampled: keep the decoded records in the sample, in place (the region stays in cache).
+          var kept = filled
+          for index in filled..<(filled + decoded) where TraceSlice.samples(requests[index].key, threshold: threshold) {
+            requests[kept] = requests[index]
+            kept += 1
+          }
+          filled = kept
+        } else {
+          filled += decoded
+        }
         if let problem {
           throw TraceError(.malformedRecord, path: path, record: requestsRead + 1, problem)
         }
@@ -149,6 +164,16 @@ final class FixedRecordReader<Layout: RecordLayout>: TraceReader {
       return filled
     }
     return batch.count > 0
+  }
+}
+
+extension FixedRecordReader: SamplingDecoder {
+  func sample(threshold: UInt64, recordLimit: Int64?) -> Bool {
+    // Records with a TTL carry attributes the in-place compaction would have to move too.
+    guard !layout.hasTTL, requestsRead == 0 else { return false }
+    sampleThreshold = threshold
+    self.recordLimit = recordLimit ?? .max
+    return true
   }
 }
 

@@ -77,6 +77,15 @@ public struct TraceSlice: Sendable, Equatable {
   }
 }
 
+/// A reader that can drop records outside a spatial sample while decoding them, instead of
+/// handing every one to ``SlicedReader`` to drop (fixed-size binary records: the decoded region
+/// stays in cache). Its `requestsRead` then counts every record decoded.
+protocol SamplingDecoder: TraceReader {
+  /// From now on, deliver only records whose key hash falls below `threshold`, and read no
+  /// more than `recordLimit` records. Returns false when the reader cannot (then nothing changed).
+  func sample(threshold: UInt64, recordLimit: Int64?) -> Bool
+}
+
 /// A reader that delivers only a ``TraceSlice`` of another reader's requests. A sample is
 /// gathered into full batches (the inner reader fills a second buffer), so the caches get a
 /// few large batches instead of one small one per batch read.
@@ -91,9 +100,15 @@ final class SlicedReader: TraceReader {
   private var pendingIndex = 0
   private var innerEnded = false
 
+  /// Whether the inner reader samples while decoding (then it also applies the limit).
+  private let decoderSamples: Bool
+
   init(_ inner: any TraceReader, slice: TraceSlice) {
     self.inner = inner
     self.slice = slice
+    decoderSamples =
+      slice.sampleRate < 1
+      && (inner as? any SamplingDecoder)?.sample(threshold: slice.threshold, recordLimit: slice.requestLimit) == true
   }
 
   var path: String { inner.path }
@@ -123,6 +138,12 @@ final class SlicedReader: TraceReader {
 
   /// Sampled requests of the first `requestLimit`, until `batch` is full or the trace ends.
   private func readSample(into batch: RequestBatch) throws(TraceError) -> Bool {
+    if decoderSamples {
+      let more = try inner.read(into: batch)
+      consumed = inner.requestsRead
+      requestsRead += Int64(batch.count)
+      return more
+    }
     let limit = slice.requestLimit ?? .max
     let threshold = slice.threshold
     // A small buffer for what the inner reader decodes: it stays in cache and is not

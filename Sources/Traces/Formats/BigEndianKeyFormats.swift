@@ -61,6 +61,28 @@ struct KeyWidthGuess {
   let width: Int?
   let reason: String
 
+  /// How many of `keys` repeat an earlier one (count minus distinct keys): an open-addressing
+  /// table of twice the size, so a 64 KiB sample costs microseconds rather than a Set's
+  /// hashing and growth. O(n).
+  static func repeats(_ keys: [UInt64]) -> Int {
+    var size = 16
+    while size < keys.count * 2 { size <<= 1 }
+    var table = [UInt64](repeating: 0, count: size)
+    var used = [Bool](repeating: false, count: size)
+    var repeated = 0
+    for key in keys {
+      var slot = Int(truncatingIfNeeded: KeyHash.mix(key)) & (size - 1)
+      while used[slot], table[slot] != key { slot = (slot + 1) & (size - 1) }
+      if used[slot] {
+        repeated += 1
+      } else {
+        used[slot] = true
+        table[slot] = key
+      }
+    }
+    return repeated
+  }
+
   init(_ sample: TraceSample) {
     guard sample.fileSize.map({ $0 % 8 == 0 }) ?? (sample.bytes.count % 8 == 0) else {
       width = 4
@@ -73,9 +95,8 @@ struct KeyWidthGuess {
     let lowZero = stride(from: 1, to: words, by: 2).filter { values[$0] == 0 || values[$0] == -1 }.count
     let small = values.filter { $0 >= 0 && $0 < 1 << 28 }.count
     // Repeats (requests minus distinct keys) are counted only when the cheaper tests do not decide.
-    func repeats<T: Hashable>(_ keys: [T]) -> Int { keys.count - Set(keys).count }
-    lazy var repeats32 = repeats(values)
-    lazy var repeats64 = repeats((0..<words / 2).map { sample.big(Int64.self, at: $0 * 8) })
+    lazy var repeats32 = Self.repeats(values.map { UInt64(UInt32(bitPattern: $0)) })
+    lazy var repeats64 = Self.repeats((0..<words / 2).map { UInt64(bitPattern: sample.big(Int64.self, at: $0 * 8)) })
     let pairs = max(words / 2, 1)
     if highZero * 10 >= pairs * 9, lowZero * 2 < pairs {
       width = 8
