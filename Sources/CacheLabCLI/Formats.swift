@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheCore
 import Traces
 
 /// `cachelab formats`: the trace formats with their parameters.
@@ -7,21 +8,24 @@ struct Formats: ParsableCommand {
     commandName: "formats",
     abstract: "List the trace formats with their parameters.", discussion: "Examples:\n  cachelab formats\n")
 
+  @Flag(help: "Print the README's format table (Markdown), generated from the registry.")
+  var markdown = false
+
   func run() {
-    print(Self.listing(), terminator: "")
+    print(markdown ? Self.markdown() : Self.listing(), terminator: "")
   }
 
   static func listing() -> String {
-    var text = ""
-    let width = TraceFormat.all.map(\.name.count).max() ?? 0
-    for format in TraceFormat.all {
-      let pad = String(repeating: " ", count: width - format.name.count)
-      text += "\(format.name)\(pad)  \(format.summary)\n"
-      let indent = String(repeating: " ", count: width + 2)
-      for parameter in format.parameters {
-        text += "\(indent)\(parameter.name)=\(parameter.defaultValue)  \(parameter.help)\n"
-      }
-    }
-    return text
+    TraceFormat.registry.listing()
+  }
+
+  /// The README's format table: name, file names it is recognised by, parameters with
+  /// defaults and aliases, what it is.
+  static func markdown() -> String {
+    TraceFormat.registry.markdownTable([
+      ("format", { "`\($0.name)`" }),
+      ("file names", { $0.fileSuffixes.isEmpty ? "—" : $0.fileSuffixes.map { "`*\($0)`" }.joined(separator: ", ") }),
+      ("parameters (defaults)", \.parametersCell), ("what it is", \.summary),
+    ])
   }
 }

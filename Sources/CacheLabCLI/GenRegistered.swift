@@ -47,7 +47,7 @@ struct GenRegistered<G: TraceGenerator>: ParsableCommand {
 
   private func generator() throws -> any TraceGenerator {
     let entry = try GeneratorRegistry.entry(named: G.descriptor.name)
-    return try entry.generator(entry.parameters(parameters.joined(separator: ",")))
+    return try entry.generator(entry.parseParameters(parameters.joined(separator: ",")))
   }
 
   func run() throws {

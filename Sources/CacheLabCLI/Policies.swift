@@ -15,32 +15,35 @@ struct Policies: ParsableCommand {
   @Flag(help: "Print only the names, comma-separated (for scripts).")
   var names = false
 
+  @Flag(help: "Print the README's policy table (Markdown), generated from the registry.")
+  var markdown = false
+
   func run() {
     if names {
-      print(PolicyRegistry.all.map(\.descriptor.name).joined(separator: ","))
-      return
+      print(PolicyRegistry.all.map(\.name).joined(separator: ","))
+    } else if markdown {
+      print(Self.markdown(), terminator: "")
+    } else {
+      print(Self.listing(details: details), terminator: "")
     }
-    print(Self.listing(details: details), terminator: "")
   }
 
   static func listing(details: Bool) -> String {
-    var text = ""
-    let width = PolicyRegistry.all.map(\.descriptor.name.count).max() ?? 0
-    for entry in PolicyRegistry.all {
-      let descriptor = entry.descriptor
-      let pad = String(repeating: " ", count: width - descriptor.name.count)
-      text += "\(descriptor.name)\(pad)  \(descriptor.summary)\n"
-      let indent = String(repeating: " ", count: width + 2)
-      for parameter in descriptor.parameters {
-        text +=
-          "\(indent)\(parameter.name)=\(parameter.defaultValue)  \(parameter.help) (\(parameter.valueDescription))\n"
-      }
-      if !descriptor.aliases.isEmpty { text += "\(indent)aliases: \(descriptor.aliases.joined(separator: ", "))\n" }
-      if details {
-        text += "\(indent)origin: \(descriptor.origin)\n"
-        text += "\(indent)memory per object: \(descriptor.memoryPerObject)\n"
-      }
-    }
-    return text
+    PolicyRegistry.registry.listing(
+      parameter: { "\($0.name)=\($0.defaultValue)  \($0.help) (\($0.valueDescription))" },
+      details: { entry in
+        (entry.aliases.isEmpty ? [] : ["aliases: \(entry.aliases.joined(separator: ", "))"])
+          + (details
+            ? ["origin: \(entry.descriptor.origin)", "memory per object: \(entry.descriptor.memoryPerObject)"] : [])
+      })
+  }
+
+  /// The README's policy table: name, parameters with defaults and aliases, summary, origin,
+  /// memory per object.
+  static func markdown() -> String {
+    PolicyRegistry.registry.markdownTable([
+      ("name", { "`\($0.name)`" }), ("parameters (defaults)", \.parametersCell), ("what it does", \.summary),
+      ("origin", \.descriptor.origin), ("memory / object", \.descriptor.memoryPerObject),
+    ])
   }
 }

@@ -32,27 +32,13 @@ struct Presets: ParsableCommand {
   }
 
   static func listing(details: Bool) -> String {
-    var text = ""
-    let width = EnginePreset.all.map(\.name.count).max() ?? 0
-    for preset in EnginePreset.all {
-      text += preset.name.padding(width) + "  " + preset.summary + "\n"
-      let indent = String(repeating: " ", count: width + 2)
-      for parameter in preset.parameters {
-        text += "\(indent)\(parameter.name)=\(parameter.defaultValue)  \(parameter.help)\n"
-      }
-      if details {
-        text += "\(indent)source: \(preset.origin)\n"
-        // Default parameters always validate.
-        if let defaults = try? PresetSpec(parsing: preset.name) {
-          text += "\(indent)engine: \(defaults.configuration.summary)\n"
-        }
-        text += "\(indent)modelled:\n"
-        for rule in preset.modelled { text += "\(indent)  - \(rule)\n" }
-        text += "\(indent)not modelled:\n"
-        for rule in preset.notModelled { text += "\(indent)  - \(rule)\n" }
-      }
-    }
-    return text
+    EnginePreset.registry.listing(details: { preset in
+      guard details else { return [] }
+      // Default parameters always validate.
+      let engine = (try? PresetSpec(parsing: preset.name)).map { ["engine: \($0.configuration.summary)"] } ?? []
+      return ["source: \(preset.origin)"] + engine + ["modelled:"] + preset.modelled.map { "  - \($0)" }
+        + ["not modelled:"] + preset.notModelled.map { "  - \($0)" }
+    })
   }
 }
 
@@ -60,11 +46,10 @@ extension Presets {
   /// The README's preset section: one table row per preset (parameters with defaults, summary,
   /// source), then each preset's modelled and knowingly unmodelled rules.
   static func markdown() -> String {
-    var text = "| preset | parameters (defaults) | what it models | source |\n|---|---|---|---|\n"
-    for preset in EnginePreset.all {
-      let parameters = preset.parameters.map { "`\($0.name)=\($0.defaultValue)`" }.joined(separator: ", ")
-      text += "| `\(preset.name)` | \(parameters.isEmpty ? "—" : parameters) | \(preset.summary) | \(preset.origin) |\n"
-    }
+    var text = EnginePreset.registry.markdownTable([
+      ("preset", { "`\($0.name)`" }), ("parameters (defaults)", \.parametersCell), ("what it models", \.summary),
+      ("source", \.origin),
+    ])
     for preset in EnginePreset.all {
       text += "\n#### `\(preset.name)` rules\n\nModelled:\n\n"
       for rule in preset.modelled { text += "- \(rule)\n" }
@@ -72,12 +57,5 @@ extension Presets {
       for rule in preset.notModelled { text += "- \(rule)\n" }
     }
     return text
-  }
-}
-
-extension String {
-  /// The string padded with spaces to `width` characters.
-  func padding(_ width: Int) -> String {
-    self + String(repeating: " ", count: max(0, width - count))
   }
 }

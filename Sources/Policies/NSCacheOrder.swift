@@ -14,7 +14,8 @@ import CacheCore
 public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "nscache",
-    summary: "Linux Foundation NSCache: evicts the cheapest object, newest first among equal costs",
+    summary:
+      "Linux Foundation NSCache: evicts the cheapest object, newest first among equal costs; a re-store at an unchanged cost keeps its place",
     origin: "swift-corelibs-foundation NSCache.swift (cost-sorted list)",
     parameters: [
       ParameterSpec(

@@ -1,50 +1,62 @@
 import CacheCore
 
 /// The one list of eviction policies. The CLI, `cachelab policies` and the tests all read
-/// it; adding a policy means adding its file and one line here.
+/// it; adding a policy means adding its file and one line here (or, from a program that uses
+/// CacheLab as a library, one ``register(_:)`` call).
 public enum PolicyRegistry {
-  /// Every registered policy, in the order `cachelab policies` lists them.
-  public static let all: [PolicyEntry] = [
-    PolicyEntry(FIFO.self),
-    PolicyEntry(LRU.self),
-    PolicyEntry(Clock.self),
-    PolicyEntry(Sieve.self),
-    PolicyEntry(MRU.self),
-    PolicyEntry(LFU.self),
-    PolicyEntry(LFUDA.self),
-    PolicyEntry(GDSF.self),
-    PolicyEntry(Belady.self),
-    PolicyEntry(SLRU.self),
-    PolicyEntry(ARC.self),
-    PolicyEntry(LIRS.self),
-    PolicyEntry(TwoQ.self),
-    PolicyEntry(WTinyLFU.self),
-    PolicyEntry(LHD.self),
-    PolicyEntry(LeCaR.self),
-    PolicyEntry(Hyperbolic.self),
-    PolicyEntry(S3FIFO.self),
-    PolicyEntry(QDLP.self),
-    PolicyEntry(RandomEviction.self),
-    PolicyEntry(CostLRU.self),
-    PolicyEntry(AccessDatePurge.self),
-    PolicyEntry(NSCacheOrder.self),
-    PolicyEntry(URLCacheOrder.self),
-  ]
+  /// The registry: built-in policies in the order `cachelab policies` lists them.
+  public static let registry = Registry<PolicyEntry>(
+    kind: "policy", plural: "policies",
+    [
+      PolicyEntry(FIFO.self),
+      PolicyEntry(LRU.self),
+      PolicyEntry(Clock.self),
+      PolicyEntry(Sieve.self),
+      PolicyEntry(MRU.self),
+      PolicyEntry(LFU.self),
+      PolicyEntry(LFUDA.self),
+      PolicyEntry(GDSF.self),
+      PolicyEntry(Belady.self),
+      PolicyEntry(SLRU.self),
+      PolicyEntry(ARC.self),
+      PolicyEntry(LIRS.self),
+      PolicyEntry(TwoQ.self),
+      PolicyEntry(WTinyLFU.self),
+      PolicyEntry(LHD.self),
+      PolicyEntry(LeCaR.self),
+      PolicyEntry(Hyperbolic.self),
+      PolicyEntry(S3FIFO.self),
+      PolicyEntry(QDLP.self),
+      PolicyEntry(RandomEviction.self),
+      PolicyEntry(CostLRU.self),
+      PolicyEntry(AccessDatePurge.self),
+      PolicyEntry(NSCacheOrder.self),
+      PolicyEntry(URLCacheOrder.self),
+    ])
+
+  /// Every registered policy, in listing order.
+  public static var all: [PolicyEntry] { registry.all }
+
+  /// Adds a policy defined outside CacheLab (`PolicyEntry(MyPolicy.self)`), after the built-ins.
+  ///
+  /// - Throws: ``ConfigurationError`` when its name or an alias is taken.
+  public static func register(_ entry: PolicyEntry) throws(ConfigurationError) {
+    try registry.register(entry)
+  }
 
   /// The entry named `name` (or one of its aliases), case-insensitively.
   ///
   /// - Throws: ``ConfigurationError`` listing the known names.
   public static func entry(named name: String) throws(ConfigurationError) -> PolicyEntry {
-    let key = name.lowercased()
-    if let entry = all.first(where: { $0.descriptor.name == key || $0.descriptor.aliases.contains(key) }) {
-      return entry
-    }
-    throw ConfigurationError(
-      .unknownName,
-      "unknown policy '\(name)'"
-        + Spelling.suggestion(for: name, among: all.flatMap { [$0.descriptor.name] + $0.descriptor.aliases })
-        + "; known policies: " + all.map(\.descriptor.name).joined(separator: ", "))
+    try registry.named(name)
   }
+}
+
+extension PolicyEntry: RegistryEntry {
+  public var name: String { descriptor.name }
+  public var aliases: [String] { descriptor.aliases }
+  public var summary: String { descriptor.summary }
+  public var parameters: [ParameterSpec] { descriptor.parameters }
 }
 
 /// A registered policy: its descriptor and a factory specialised for its type.
@@ -63,7 +75,7 @@ public struct PolicyEntry: Sendable {
   }
 
   /// Parses `text` (`k=v,k=v`) against this policy's parameters.
-  public func parameters(_ text: Substring = "") throws(ConfigurationError) -> Parameters {
+  public func parseParameters(_ text: Substring = "") throws(ConfigurationError) -> Parameters {
     try Parameters(parsing: text, specs: descriptor.parameters, owner: descriptor.name)
   }
 

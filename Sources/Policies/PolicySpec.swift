@@ -11,14 +11,7 @@ public struct PolicySpec: Sendable, CustomStringConvertible {
   ///
   /// - Throws: ``ConfigurationError`` for an unknown policy or parameter.
   public init(parsing text: String) throws(ConfigurationError) {
-    let trimmed = Substring(text).drop(while: { $0 == " " })
-    let colon = trimmed.firstIndex(of: ":")
-    let name = String(colon.map { trimmed[..<$0] } ?? trimmed).trimmingCharacters(in: " ")
-    guard !name.isEmpty else {
-      throw ConfigurationError(.invalidValue, "empty policy name in '\(text)'")
-    }
-    entry = try PolicyRegistry.entry(named: name)
-    parameters = try entry.parameters(colon.map { trimmed[trimmed.index(after: $0)...] } ?? "")
+    (entry, parameters) = try PolicyRegistry.registry.parse(text)
   }
 
   /// The policy's registry name.

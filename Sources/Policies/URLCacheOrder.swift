@@ -16,7 +16,8 @@ import CacheCore
 public struct URLCacheOrder: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "urlcache",
-    summary: "Linux Foundation URLCache: FIFO by store, trims before storing counting the old entry, no read effects",
+    summary:
+      "Linux Foundation URLCache: FIFO by store; a store trims the oldest while the old entry still counts; `restore=keep` (memory: a re-store keeps its queue place) or `move` (disk: new timestamp); an object costing the capacity is refused and the old entry stays",
     origin: "swift-corelibs-foundation URLCache.swift (inMemoryCacheOrder, evictFromDiskCache)",
     parameters: [
       ParameterSpec(

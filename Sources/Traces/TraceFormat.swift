@@ -10,7 +10,7 @@ import CacheCore
 ///
 /// Each format lives in one file under `Formats/` as a `static let` on this type, plus
 /// one line in ``TraceFormat/all``.
-public struct TraceFormat: Sendable {
+public struct TraceFormat: RegistryEntry {
   /// Name used with `--format` (lowercase, dashes).
   public let name: String
   /// Other accepted names.
@@ -43,44 +43,44 @@ public struct TraceFormat: Sendable {
     self.opener = open
   }
 
-  /// Every supported format, in the order help texts list them.
-  public static let all: [TraceFormat] = [
-    .oracleGeneral,
-    .vscsi,
-    .csv,
-    .txt,
-    .int32BigEndian,
-    .int64BigEndian,
-    .idSize,
-    .cacheLab,
-    .cacheLib,
-    .lcs,
-    .oracleSysTwrNS,
-    .oracleSimTwrNS,
-    .oracleGeneralOpNS,
-    .oracleCF1,
-    .oracleAkamai,
-    .oracleWiki16u,
-    .oracleWiki19u,
-    .twr,
-    .twrNS,
-    .wiki16u,
-    .wiki19u,
-    .wiki19t,
-    .msr,
-    .arc,
-  ]
+  /// The registry: every built-in format, in the order help texts list them.
+  public static let registry = Registry<TraceFormat>(
+    kind: "trace format", plural: "formats",
+    [
+      .oracleGeneral,
+      .vscsi,
+      .csv,
+      .txt,
+      .int32BigEndian,
+      .int64BigEndian,
+      .idSize,
+      .cacheLab,
+      .cacheLib,
+      .lcs,
+      .oracleSysTwrNS,
+      .oracleSimTwrNS,
+      .oracleGeneralOpNS,
+      .oracleCF1,
+      .oracleAkamai,
+      .oracleWiki16u,
+      .oracleWiki19u,
+      .twr,
+      .twrNS,
+      .wiki16u,
+      .wiki19u,
+      .wiki19t,
+      .msr,
+      .arc,
+    ])
+
+  /// Every format, in listing order.
+  public static var all: [TraceFormat] { registry.all }
 
   /// The format named `name` (or an alias), case-insensitively.
   ///
   /// - Throws: ``ConfigurationError`` listing the known formats.
   public static func named(_ name: String) throws(ConfigurationError) -> TraceFormat {
-    let key = name.lowercased()
-    if let format = all.first(where: { $0.name == key || $0.aliases.contains(key) }) { return format }
-    throw ConfigurationError(
-      .unknownName,
-      "unknown trace format '\(name)'\(Spelling.suggestion(for: name, among: all.map(\.name))); known formats: "
-        + all.map(\.name).joined(separator: ", "))
+    try registry.named(name)
   }
 
   /// The format whose file-name ending matches `path` (after any compression suffix such
@@ -113,12 +113,7 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
   ///
   /// - Throws: ``ConfigurationError`` for an unknown format or parameter.
   public init(parsing text: String) throws(ConfigurationError) {
-    let colon = text.firstIndex(of: ":")
-    let name = String(colon.map { text[..<$0] } ?? Substring(text))
-    format = try TraceFormat.named(name)
-    parameters = try Parameters(
-      parsing: colon.map { text[text.index(after: $0)...] } ?? "", specs: format.parameters,
-      owner: format.name)
+    (format, parameters) = try TraceFormat.registry.parse(text)
   }
 
   /// A spec for `format` with default parameters.

@@ -26,7 +26,7 @@ public struct SyntheticTraceSpec: Sendable {
     let body = text.dropFirst(4)
     let colon = body.firstIndex(of: ":")
     entry = try GeneratorRegistry.entry(named: String(body[..<(colon ?? body.endIndex)]))
-    parameters = try entry.parameters(colon.map { body[body.index(after: $0)...] } ?? "")
+    parameters = try entry.parseParameters(colon.map { body[body.index(after: $0)...] } ?? "")
     generator = try entry.generator(parameters)
   }
 

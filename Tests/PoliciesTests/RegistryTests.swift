@@ -19,7 +19,7 @@ import Testing
   @Test(arguments: PolicyRegistry.all.map(\.descriptor.name))
   func defaultsParseAndEveryParameterIsDocumented(name: String) throws {
     let entry = try PolicyRegistry.entry(named: name)
-    let parameters = try entry.parameters()
+    let parameters = try entry.parseParameters()
     for spec in entry.descriptor.parameters {
       #expect(spec.normalize(spec.defaultValue) != nil, "\(name).\(spec.name) default is invalid")
       #expect(!spec.help.isEmpty)

@@ -3,7 +3,7 @@ import Policies
 
 /// A named engine configuration reproducing a real library's cache, with parameters for its
 /// limits. Each preset is one file in `Presets/` and one line in ``EnginePreset/all``.
-public struct EnginePreset: Sendable {
+public struct EnginePreset: RegistryEntry {
   public let name: String
   /// One line for `cachelab presets`.
   public let summary: String
@@ -29,27 +29,33 @@ public struct EnginePreset: Sendable {
     self.build = build
   }
 
-  /// Every preset, in the order `cachelab presets` lists them.
-  public static let all: [EnginePreset] = [
-    .mknetworkkit,
-    .mknetworkkitIntended,
-    .sdwebimage,
-    .afnetworking,
-    .nscacheLinux,
-    .urlcacheLinux,
-    .kingfisher,
-    .nuke,
-    .pincache,
-    .zzdiskcache,
-  ]
+  /// Presets have no aliases.
+  public var aliases: [String] { [] }
+
+  /// The registry: every built-in preset, in the order `cachelab presets` lists them.
+  public static let registry = Registry<EnginePreset>(
+    kind: "preset", plural: "presets",
+    [
+      .mknetworkkit,
+      .mknetworkkitIntended,
+      .sdwebimage,
+      .afnetworking,
+      .nscacheLinux,
+      .urlcacheLinux,
+      .kingfisher,
+      .nuke,
+      .pincache,
+      .zzdiskcache,
+    ])
+
+  /// Every preset, in listing order.
+  public static var all: [EnginePreset] { registry.all }
 
   /// The preset named `name`.
+  ///
+  /// - Throws: ``ConfigurationError`` listing the known presets.
   public static func named(_ name: String) throws(ConfigurationError) -> EnginePreset {
-    if let preset = all.first(where: { $0.name == name.lowercased() }) { return preset }
-    throw ConfigurationError(
-      .unknownName,
-      "unknown preset '\(name)'\(Spelling.suggestion(for: name, among: all.map(\.name))); known presets: "
-        + all.map(\.name).joined(separator: ", "))
+    try registry.named(name)
   }
 
   /// The configuration with `parameters`.
@@ -64,10 +70,7 @@ public struct PresetSpec: Sendable, CustomStringConvertible {
   public let parameters: Parameters
 
   public init(parsing text: String) throws(ConfigurationError) {
-    let colon = text.firstIndex(of: ":")
-    preset = try EnginePreset.named(String(colon.map { text[..<$0] } ?? Substring(text)))
-    parameters = try Parameters(
-      parsing: colon.map { text[text.index(after: $0)...] } ?? "", specs: preset.parameters, owner: preset.name)
+    (preset, parameters) = try EnginePreset.registry.parse(text)
   }
 
   /// Splits a `--preset` list (commas separate presets; `key=value` items continue the

@@ -3,29 +3,35 @@ import CacheCore
 /// The one list of synthetic trace generators: `cachelab gen NAME`, `--trace gen:NAME:...`,
 /// `mix` parts and the tests read it; adding a generator is its file and one line here.
 public enum GeneratorRegistry {
-  /// Every registered generator, in the order `cachelab gen --help` lists them.
-  public static let all: [GeneratorEntry] = [
-    GeneratorEntry(pattern: ZipfGenerator.self),
-    GeneratorEntry(pattern: UniformGenerator.self),
-    GeneratorEntry(pattern: LoopGenerator.self),
-    GeneratorEntry(pattern: ScanGenerator.self),
-    GeneratorEntry(pattern: ShiftGenerator.self),
-    GeneratorEntry(pattern: MixGenerator.self),
-    GeneratorEntry(EventsGenerator.self),
-  ]
+  /// The registry: every built-in generator, in the order `cachelab gen --help` lists them.
+  public static let registry = Registry<GeneratorEntry>(
+    kind: "generator", plural: "generators",
+    [
+      GeneratorEntry(pattern: ZipfGenerator.self),
+      GeneratorEntry(pattern: UniformGenerator.self),
+      GeneratorEntry(pattern: LoopGenerator.self),
+      GeneratorEntry(pattern: ScanGenerator.self),
+      GeneratorEntry(pattern: ShiftGenerator.self),
+      GeneratorEntry(pattern: MixGenerator.self),
+      GeneratorEntry(EventsGenerator.self),
+    ])
+
+  /// Every generator, in listing order.
+  public static var all: [GeneratorEntry] { registry.all }
 
   /// The generator named `name`, case-insensitively.
   ///
   /// - Throws: ``ConfigurationError`` listing the known names.
   public static func entry(named name: String) throws(ConfigurationError) -> GeneratorEntry {
-    let key = name.lowercased()
-    if let entry = all.first(where: { $0.descriptor.name == key }) { return entry }
-    let names = all.map(\.descriptor.name)
-    throw ConfigurationError(
-      .unknownName,
-      "unknown generator '\(name)'" + Spelling.suggestion(for: name, among: names) + "; known generators: "
-        + names.joined(separator: ", "))
+    try registry.named(name)
   }
+}
+
+extension GeneratorEntry: RegistryEntry {
+  public var name: String { descriptor.name }
+  public var aliases: [String] { [] }
+  public var summary: String { descriptor.summary }
+  public var parameters: [ParameterSpec] { descriptor.parameters }
 }
 
 /// A registered generator: its descriptor and factories specialised for its type.
@@ -54,7 +60,7 @@ public struct GeneratorEntry: Sendable {
   }
 
   /// Parses `text` (`k=v,k=v`) against this generator's parameters.
-  public func parameters(_ text: some StringProtocol) throws(ConfigurationError) -> Parameters {
+  public func parseParameters(_ text: some StringProtocol) throws(ConfigurationError) -> Parameters {
     try Parameters(parsing: Substring(text), specs: descriptor.parameters, owner: descriptor.name)
   }
 
