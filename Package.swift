@@ -18,7 +18,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "cachelab", targets: ["cachelab"]),
-    .library(name: "CacheLabKit", targets: ["CacheCore", "Policies", "Traces", "Engine", "Replay"]),
+    .library(
+      name: "CacheLabKit", targets: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats", "Reports"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

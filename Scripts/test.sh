@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite (what CI runs): installs libgsl-dev if missing, checks formatting,
-# then builds and runs every test. Tests that read ../shared/traces fail under CI=true
-# when a trace is missing, and are skipped with a message otherwise.
+# then builds and runs every test and the library example (Examples/CustomPolicy). Tests
+# that read ../shared/traces fail under CI=true when a trace is missing, and are skipped with
+# a message otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-deps.sh
-swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks
+swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Benchmarks \
+  Examples/CustomPolicy/Package.swift Examples/CustomPolicy/Sources
 swift build --build-tests
 swift test --skip-build
+# CacheLab as a library: a separate package defines, registers and runs its own policy and preset.
+swift run --package-path Examples/CustomPolicy CustomPolicyDemo | tail -1

@@ -12,9 +12,10 @@ public struct ExpiryModel: Sendable, Equatable, CustomStringConvertible {
   /// Objects never expire (they leave only by eviction or cleanup).
   public static let none = ExpiryModel(NoExpiry())
 
-  /// A library time to live (µs; 0: never), restarted by every hit when `sliding`.
-  public static func ttl(seconds: Int64, sliding: Bool) -> ExpiryModel {
-    ExpiryModel(TTLExpiry(duration: seconds, sliding: sliding))
+  /// A library time to live of `microseconds` of trace time (0: never), restarted by every
+  /// hit when `sliding`; a request's own `ttl` attribute takes precedence.
+  public static func ttl(microseconds: Int64, sliding: Bool) -> ExpiryModel {
+    ExpiryModel(TTLExpiry(duration: microseconds, sliding: sliding))
   }
 
   /// RFC 9111 private (or `shared`) caching with heuristic freshness `heuristic`.

@@ -16,7 +16,8 @@ public struct EnginePreset: RegistryEntry {
   public let notModelled: [String]
   let build: @Sendable (Parameters) -> EngineConfiguration
 
-  init(
+  /// A preset: `build` turns validated parameters into the engine (see ``EngineConfiguration``).
+  public init(
     name: String, summary: String, origin: String, parameters: [ParameterSpec] = [], modelled: [String],
     notModelled: [String], build: @escaping @Sendable (Parameters) -> EngineConfiguration
   ) {
@@ -50,6 +51,14 @@ public struct EnginePreset: RegistryEntry {
 
   /// Every preset, in listing order.
   public static var all: [EnginePreset] { registry.all }
+
+  /// Adds a preset defined outside CacheLab, after the built-ins (then `--preset NAME` and
+  /// ``PresetSpec`` accept it).
+  ///
+  /// - Throws: ``ConfigurationError`` when its name is taken.
+  public static func register(_ preset: EnginePreset) throws(ConfigurationError) {
+    try registry.register(preset)
+  }
 
   /// The preset named `name`.
   ///

@@ -33,8 +33,8 @@ extension EnginePreset {
       name: "kingfisher",
       memory: .preset(
         "fifo", parameters.bytes("memory"), unit: .cost,
-        expiry: .ttl(seconds: parameters.duration("memory-ttl"), sliding: true)),
-      disk: .preset("fifo", 0, expiry: .ttl(seconds: parameters.duration("disk-ttl"), sliding: true)),
+        expiry: .ttl(microseconds: parameters.duration("memory-ttl"), sliding: true)),
+      disk: .preset("fifo", 0, expiry: .ttl(microseconds: parameters.duration("disk-ttl"), sliding: true)),
       events: [
         .memoryWarning: [.clearMemory],
         // NSCache empties non-discardable items on background (keepWhenEnteringBackground = false).
