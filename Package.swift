@@ -42,7 +42,7 @@ let package = Package(
     ),
     .target(name: "Stats", dependencies: ["CGSL"]),
     .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),
-    .target(name: "Analysis", dependencies: ["CacheCore", "Traces", "Stats", "CGSL"]),
+    .target(name: "Analysis", dependencies: ["CacheCore", "Traces", "Stats"]),
     .target(
       name: "Engine",
       dependencies: [

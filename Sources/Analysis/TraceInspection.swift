@@ -1,4 +1,3 @@
-import CGSL
 import CacheCore
 import Stats
 import Traces
@@ -111,28 +110,14 @@ public struct TraceInspection: Sendable {
   }
 
   /// Least-squares fit of log(frequency) = c − α·log(rank) over the objects requested at
-  /// least twice (the one-request tail is flat by construction and would bias α down);
-  /// `gsl_fit_linear`. Returns (α, R²) or (nil, nil) with fewer than three such objects.
+  /// least twice (the one-request tail is flat by construction and would bias α down), by
+  /// ``LinearFit``. Returns (α, R²) or (nil, nil) with fewer than three such objects.
   static func zipfFit(_ counts: [Int32]) -> (Double?, Double?) {
     let sorted = counts.filter { $0 >= 2 }.sorted(by: >)
-    guard sorted.count >= 3 else { return (nil, nil) }
-    let x = (1...sorted.count).map { log(Double($0)) }
-    let y = sorted.map { log(Double($0)) }
-    var intercept = 0.0
-    var slope = 0.0
-    var cov00 = 0.0
-    var cov01 = 0.0
-    var cov11 = 0.0
-    var residual = 0.0
-    let status = x.withUnsafeBufferPointer { xs in
-      y.withUnsafeBufferPointer { ys in
-        gsl_fit_linear(
-          xs.baseAddress, 1, ys.baseAddress, 1, xs.count, &intercept, &slope, &cov00, &cov01, &cov11, &residual)
-      }
-    }
-    guard status == 0, slope.isFinite else { return (nil, nil) }
-    let mean = y.reduce(0, +) / Double(y.count)
-    let total = y.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-    return (-slope, total > 0 ? 1 - residual / total : 1)
+    guard sorted.count >= 3,
+      let fit = LinearFit(x: (1...sorted.count).map { log(Double($0)) }, y: sorted.map { log(Double($0)) })
+    else { return (nil, nil) }
+    return (-fit.slope, fit.rSquared)
   }
+
 }
