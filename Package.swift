@@ -26,6 +26,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    // `swift package generate-documentation --target Replay` (and CacheCore, Engine): the DocC catalogs.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .target(name: "CPrefetch"),

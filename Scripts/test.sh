@@ -10,5 +10,7 @@ swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Pa
   Examples/CustomPolicy/Package.swift Examples/CustomPolicy/Sources
 swift build --build-tests
 swift test --skip-build
+# The library's DocC catalogs (Sources/*/*.docc) build without a warning (broken links fail).
+swift package generate-documentation --target CacheCore --target Engine --target Replay --warnings-as-errors >/dev/null
 # CacheLab as a library: a separate package defines, registers and runs its own policy and preset.
 swift run --package-path Examples/CustomPolicy CustomPolicyDemo | tail -1

@@ -5,7 +5,7 @@ import Policies
 /// origin; stored objects expire and revalidate on trace time; lifecycle events and timers
 /// run the configured purges. Every step is counted in ``stats``.
 ///
-/// Driven one request at a time (with its ``RequestAttributes``); trace time is the only
+/// Driven one request at a time (with its `RequestAttributes`); trace time is the only
 /// clock, except that the file backend measures its real disk operations.
 public final class CacheEngine {
   public let configuration: EngineConfiguration

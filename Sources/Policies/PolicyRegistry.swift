@@ -39,14 +39,14 @@ public enum PolicyRegistry {
 
   /// Adds a policy defined outside CacheLab (`PolicyEntry(MyPolicy.self)`), after the built-ins.
   ///
-  /// - Throws: ``ConfigurationError`` when its name or an alias is taken.
+  /// - Throws: `ConfigurationError` when its name or an alias is taken.
   public static func register(_ entry: PolicyEntry) throws(ConfigurationError) {
     try registry.register(entry)
   }
 
   /// The entry named `name` (or one of its aliases), case-insensitively.
   ///
-  /// - Throws: ``ConfigurationError`` listing the known names.
+  /// - Throws: `ConfigurationError` listing the known names.
   public static func entry(named name: String) throws(ConfigurationError) -> PolicyEntry {
     try registry.named(name)
   }

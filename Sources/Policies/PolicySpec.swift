@@ -9,7 +9,7 @@ public struct PolicySpec: Sendable, CustomStringConvertible {
 
   /// Parses one `name[:k=v,...]` specification.
   ///
-  /// - Throws: ``ConfigurationError`` for an unknown policy or parameter.
+  /// - Throws: `ConfigurationError` for an unknown policy or parameter.
   public init(parsing text: String) throws(ConfigurationError) {
     (entry, parameters) = try PolicyRegistry.registry.parse(text)
   }

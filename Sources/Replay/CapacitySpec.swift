@@ -20,7 +20,7 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses one size.
   ///
-  /// - Throws: ``ConfigurationError`` for anything that is not a positive size.
+  /// - Throws: `ConfigurationError` for anything that is not a positive size.
   public init(parsing text: String, objectMode: Bool) throws(ConfigurationError) {
     let trimmed = text.filter { $0 != " " }
     if trimmed.hasSuffix("%"), let percent = Double(trimmed.dropLast()), percent > 0, percent <= 100 {

@@ -19,7 +19,7 @@ public struct CacheResult: Sendable {
   public let replaySeconds: Double
   /// Index in the run's grid (``RunConfiguration/gridSize``).
   public let cell: Int
-  /// Bytes the cache's own structures held at the end (``CacheSimulation/storageBytes``).
+  /// Bytes the cache's own structures held at the end (`CacheSimulation.storageBytes`).
   public let storageBytes: Int64
   /// The spatial sampling rate this cache was simulated at: the run's rate, or a higher one
   /// when the floor on sampled objects raised it (1: not sampled).

@@ -14,7 +14,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses `i/N` with 0 ≤ i < N.
   ///
-  /// - Throws: ``ConfigurationError`` for anything else.
+  /// - Throws: `ConfigurationError` for anything else.
   public init(parsing text: String) throws(ConfigurationError) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0,
@@ -31,7 +31,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// the index counts from `SLURM_ARRAY_TASK_MIN`) or a Kubernetes Indexed Job
   /// (`JOB_COMPLETION_INDEX`, whose count the scheduler does not export: `count` gives it).
   ///
-  /// - Throws: ``ConfigurationError`` when neither scheduler's variables are set, or they
+  /// - Throws: `ConfigurationError` when neither scheduler's variables are set, or they
   ///   disagree with `count`.
   public static func assigned(by environment: [String: String], count given: Int?) throws(ConfigurationError)
     -> Shard

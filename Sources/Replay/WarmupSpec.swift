@@ -15,7 +15,7 @@ public enum WarmupSpec: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses a warm-up option value.
   ///
-  /// - Throws: ``ConfigurationError`` for anything else.
+  /// - Throws: `ConfigurationError` for anything else.
   public init(parsing text: String) throws(ConfigurationError) {
     let trimmed = text.filter { $0 != " " }.lowercased()
     if trimmed.last?.isLetter == true, let micros = Duration.microseconds(trimmed) {

@@ -10,7 +10,7 @@ public enum WindowSpec: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses `100000r` (or `100000requests`) or a duration (`1h`, `30m`, `90s`, `1d`).
   ///
-  /// - Throws: ``ConfigurationError`` for anything else, zero or negative.
+  /// - Throws: `ConfigurationError` for anything else, zero or negative.
   public init(parsing text: String) throws(ConfigurationError) {
     let trimmed = text.filter { $0 != " " }.lowercased()
     for suffix in ["requests", "r"] where trimmed.hasSuffix(suffix) {

@@ -20,7 +20,7 @@ public struct ReportComparison: Sendable {
   /// configuration: each against the first (or the source whose path is `baseline`). Otherwise
   /// configurations are matched by identity across sources.
   ///
-  /// - Throws: ``ConfigurationError`` when nothing can be compared or `baseline` names nothing.
+  /// - Throws: `ConfigurationError` when nothing can be compared or `baseline` names nothing.
   public init(_ sources: [[ConfigurationSamples]], metric: Metric, baseline: String? = nil) throws(ConfigurationError) {
     self.metric = metric
     let pairs: [(ConfigurationSamples, ConfigurationSamples)]

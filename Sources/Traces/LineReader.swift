@@ -73,7 +73,7 @@ protocol LineParser {
   /// Parses `line` into `request`. Returns false for a line that holds no request
   /// (header, blank line, marker); throws a message for a malformed line.
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool
-  /// Whether the parser fills ``RequestAttributes`` (rich formats).
+  /// Whether the parser fills `RequestAttributes` (rich formats).
   var producesAttributes: Bool { get }
   /// How much the key grows from one repeat of a line's request to the next: 0 repeats the
   /// same object (`op_count`), 1 walks consecutive blocks (block-range traces).

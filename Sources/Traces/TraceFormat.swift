@@ -78,7 +78,7 @@ public struct TraceFormat: RegistryEntry {
 
   /// The format named `name` (or an alias), case-insensitively.
   ///
-  /// - Throws: ``ConfigurationError`` listing the known formats.
+  /// - Throws: `ConfigurationError` listing the known formats.
   public static func named(_ name: String) throws(ConfigurationError) -> TraceFormat {
     try registry.named(name)
   }
@@ -111,7 +111,7 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
 
   /// Parses `name[:k=v,...]`.
   ///
-  /// - Throws: ``ConfigurationError`` for an unknown format or parameter.
+  /// - Throws: `ConfigurationError` for an unknown format or parameter.
   public init(parsing text: String) throws(ConfigurationError) {
     (format, parameters) = try TraceFormat.registry.parse(text)
   }
@@ -130,7 +130,7 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
   /// The spec `format` names, or, when it is nil, the one ``TraceSniffer`` detects for `path`
   /// (by name, else by content).
   ///
-  /// - Throws: ``ConfigurationError`` for a bad `format` or a file whose format cannot be
+  /// - Throws: `ConfigurationError` for a bad `format` or a file whose format cannot be
   ///   told; ``TraceError`` when the file cannot be read to tell.
   public init(format: String?, inferringFrom path: String) throws {
     if let format {

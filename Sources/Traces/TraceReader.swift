@@ -8,7 +8,7 @@ public struct TraceTraits: Sendable, Equatable {
   public var hasSize: Bool
   /// Requests carry next-access indices (oracle formats).
   public var hasNextAccess: Bool
-  /// Requests carry ``RequestAttributes`` (HTTP headers, costs, TTLs, events).
+  /// Requests carry `RequestAttributes` (HTTP headers, costs, TTLs, events).
   public var hasAttributes: Bool
   /// Requests can carry a time-to-live (``RequestAttributes/ttl``), which `--ttl` uses.
   public var hasTTL: Bool

@@ -99,7 +99,7 @@ public enum TraceSniffer {
 
   /// Detects the format of `path`.
   ///
-  /// - Throws: ``ConfigurationError`` when no format or more than one is plausible (usage
+  /// - Throws: `ConfigurationError` when no format or more than one is plausible (usage
   ///   error: pass `--format`), ``TraceError`` when the file cannot be read.
   public static func detect(_ path: String) throws -> Detection {
     let identity = SniffMemo.identity(of: path)

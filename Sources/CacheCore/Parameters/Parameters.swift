@@ -11,7 +11,10 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses `text` (`"k=v,k=v"`, possibly empty) against `specs`.
   ///
-  /// - Parameter owner: the policy or format name, used in error messages.
+  /// - Parameters:
+  ///   - text: the parameters as written.
+  ///   - specs: the parameters the owner accepts, with defaults and ranges.
+  ///   - owner: the policy or format name, used in error messages.
   /// - Throws: ``ConfigurationError`` for an unknown key (listing the known ones), a
   ///   duplicate key, a missing `=` or a value of the wrong kind.
   public init(parsing text: Substring, specs: [ParameterSpec], owner: String) throws(ConfigurationError) {

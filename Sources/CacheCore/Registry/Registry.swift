@@ -107,8 +107,8 @@ public final class Registry<Entry: RegistryEntry>: Sendable {
 }
 
 extension RegistryEntry {
-  /// `` `k=v`, `k=v` `` with the defaults, then ` (aliases: a, b)`, or `—` when there are neither:
-  /// the parameters cell of the README tables.
+  /// Each parameter as `name=default` in code spans, then `(aliases: a, b)`, or `—` when there
+  /// are neither: the parameters cell of the README tables.
   public var parametersCell: String {
     var cell = parameters.map { "`\($0.name)=\($0.defaultValue)`" }.joined(separator: ", ")
     if !aliases.isEmpty { cell += (cell.isEmpty ? "" : " ") + "(aliases: \(aliases.joined(separator: ", ")))" }

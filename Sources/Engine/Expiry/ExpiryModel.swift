@@ -1,7 +1,7 @@
 import CacheCore
 
 /// A tier's expiry rule as a value: compared and printed by its name. Rules are registered in
-/// ``ExpiryModel/named``; library rules are defined in their preset's file.
+/// `ExpiryModel.named`; library rules are defined in their preset's file.
 public struct ExpiryModel: Sendable, Equatable, CustomStringConvertible {
   public let rule: any ExpiryRule
 

@@ -5,7 +5,7 @@ import CacheCore
 /// acts as `must-revalidate`), on trace time in microseconds.
 ///
 /// Pure functions over a stored response, so they can be checked against hand-worked
-/// examples. Times use ``RequestAttributes/absent`` for missing headers.
+/// examples. Times use `RequestAttributes.absent` for missing headers.
 public enum HTTPFreshness {
   /// Status codes a cache may store and use heuristically (RFC 9110 §15.1).
   public static let heuristicallyCacheable: Set<Int16> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]

@@ -55,14 +55,14 @@ public struct EnginePreset: RegistryEntry {
   /// Adds a preset defined outside CacheLab, after the built-ins (then `--preset NAME` and
   /// ``PresetSpec`` accept it).
   ///
-  /// - Throws: ``ConfigurationError`` when its name is taken.
+  /// - Throws: `ConfigurationError` when its name is taken.
   public static func register(_ preset: EnginePreset) throws(ConfigurationError) {
     try registry.register(preset)
   }
 
   /// The preset named `name`.
   ///
-  /// - Throws: ``ConfigurationError`` listing the known presets.
+  /// - Throws: `ConfigurationError` listing the known presets.
   public static func named(_ name: String) throws(ConfigurationError) -> EnginePreset {
     try registry.named(name)
   }
