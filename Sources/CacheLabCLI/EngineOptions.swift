@@ -13,13 +13,13 @@ struct EngineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Memory tier POLICY[:params]:SIZE (e.g. lru:64MiB, clock:10000objects, nscache:100000000cost, fifo:unlimited). With --preset, replaces the presets' memory tier policy and size.",
+      "Memory tier POLICY[:params]:SIZE (e.g. lru:64MiB, lru:0.1 of the working set as --sizes takes it, clock:10000objects, nscache:100000000cost, fifo:unlimited). With --preset, replaces the presets' memory tier policy and size.",
       valueName: "tier"))
   var memory: String?
 
   @Option(
     help: ArgumentHelp(
-      "Disk tier POLICY[:params]:SIZE (e.g. s3fifo:1GiB). With --preset, replaces the presets' disk tier policy and size.",
+      "Disk tier POLICY[:params]:SIZE (e.g. s3fifo:1GiB, s3fifo:0.5). With --preset, replaces the presets' disk tier policy and size.",
       valueName: "tier"))
   var disk: String?
 

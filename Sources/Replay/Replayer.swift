@@ -56,6 +56,7 @@ public struct Replayer: Sendable {
 
     let needsSummary =
       config.capacities.contains(where: \.needsWorkingSet)
+      || config.engines.contains(where: \.configuration.needsWorkingSet)
       || (config.warmup.needsRequestCount && reader.knownRequestCount == nil)
     let needsNextAccess =
       config.policies.contains(where: \.entry.descriptor.needsNextAccess)
@@ -136,6 +137,11 @@ public struct Replayer: Sendable {
     for (offset, labeled) in config.engines.enumerated() {
       let cell = config.policies.count * capacities.count + offset
       guard config.runs(cell: cell) else { continue }
+      var labeled = labeled
+      if labeled.configuration.needsWorkingSet, let summary {
+        labeled.configuration = labeled.configuration.resolvingFractions(
+          workingSet: summary.workingSet(objectMode: config.ignoreSize))
+      }
       engineCells.append((cell, labeled))
       do throws(EngineError) {
         engines.append(try CacheEngine(labeled.configuration, seed: config.seed))

@@ -165,6 +165,24 @@ public struct EngineConfiguration: Sendable {
     self.rules = rules
   }
 
+  /// Whether a tier's size is a fraction of the working set (the replayer measures it first).
+  public var needsWorkingSet: Bool { [memory, disk, diskMemory].contains { $0?.fraction != nil } }
+
+  /// The configuration with each fractional tier size resolved against `workingSet` (bytes,
+  /// or objects in object mode), at least 1; the fraction stays for the reports.
+  public func resolvingFractions(workingSet: Int64) -> EngineConfiguration {
+    func resolved(_ tier: TierConfiguration?) -> TierConfiguration? {
+      guard var tier, let fraction = tier.fraction else { return tier }
+      tier.capacity = max(1, CapacitySpec.fraction(fraction).resolve(workingSet: workingSet))
+      return tier
+    }
+    var configuration = self
+    configuration.memory = resolved(memory)
+    configuration.disk = resolved(disk)
+    configuration.diskMemory = resolved(diskMemory)
+    return configuration
+  }
+
   /// The configuration in one line (for reports): tiers, expiry and rules.
   public var summary: String {
     var parts: [String] = []

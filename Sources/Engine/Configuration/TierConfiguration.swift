@@ -18,6 +18,9 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
   public var policy: PolicySpec
   /// Capacity in ``unit``s; `Int64.max` means unlimited.
   public var capacity: Int64
+  /// A capacity given as a fraction of the trace's working set (`lru:0.1`), which the replayer
+  /// resolves into ``capacity`` before the run (nil: ``capacity`` as given).
+  public var fraction: Double?
   public var unit: CapacityUnit
   /// Whether stored objects may be served.
   public var expiry: ExpiryModel
@@ -44,7 +47,9 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
   /// `policy:SIZE` (or `policy:params:SIZE`), with `unlimited` for an unbounded tier.
   public var description: String {
     let size: String
-    if capacity == .max {
+    if let fraction {
+      size = String(fraction)
+    } else if capacity == .max {
       size = "unlimited"
     } else {
       switch unit {
@@ -56,9 +61,10 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
     return "\(policy):\(size)"
   }
 
-  /// Parses `lru:64MiB`, `s3fifo:small=0.2,ghost=0.9:1GiB`, `lru:10objects`, `nscache:100cost`
-  /// or `fifo:unlimited`: a policy specification followed by a size (bytes, `objects` or
-  /// `cost`). Expiry and the other rules take their defaults.
+  /// Parses `lru:64MiB`, `lru:0.1` (a fraction of the working set, as `--sizes` takes it),
+  /// `s3fifo:small=0.2,ghost=0.9:1GiB`, `lru:10objects`, `nscache:100cost` or `fifo:unlimited`:
+  /// a policy specification followed by a size (bytes as ``CapacitySpec`` parses them,
+  /// `objects` or `cost`). Expiry and the other rules take their defaults.
   public init(parsing text: String, expiry: ExpiryModel = .none) throws(ConfigurationError) {
     guard let colon = text.lastIndex(of: ":") else {
       throw ConfigurationError(.invalidValue, "tier '\(text)' must be POLICY[:params]:SIZE, e.g. lru:64MiB")
@@ -67,6 +73,7 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
     let policyText = String(text[..<colon])
     var unit = CapacityUnit.bytes
     var capacity: Int64
+    var fraction: Double?
     if sizeText == "unlimited" {
       capacity = .max
     } else if sizeText.hasSuffix("objects"), let count = Int64(sizeText.dropLast("objects".count)), count > 0 {
@@ -75,13 +82,21 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
     } else if sizeText.hasSuffix("cost"), let cost = ByteCount.parse(Self.costNumber(sizeText)), cost > 0 {
       unit = .cost
       capacity = cost
-    } else if let bytes = ByteCount.parse(sizeText), bytes > 0 {
-      capacity = bytes
+    } else if let size = try? CapacitySpec(parsing: sizeText, objectMode: false) {
+      switch size {
+      case .absolute(let bytes): capacity = bytes
+      case .fraction(let share):
+        capacity = 0
+        fraction = share
+      }
     } else {
       throw ConfigurationError(
-        .invalidValue, "tier '\(text)': '\(sizeText)' is not a size (e.g. 64MiB, 10objects, 100000cost, unlimited)")
+        .invalidValue,
+        "tier '\(text)': '\(sizeText)' is not a size (e.g. 64MiB, 0.1 of the working set, 10objects, 100000cost, unlimited)"
+      )
     }
     self.init(policy: try PolicySpec(parsing: policyText), capacity: capacity, unit: unit, expiry: expiry)
+    self.fraction = fraction
   }
 
   /// The number of a cost size: `100` of `100cost`, `100MiB` of `100MiB-cost`.

@@ -1,5 +1,3 @@
-import CacheCore
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
