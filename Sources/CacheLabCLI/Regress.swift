@@ -116,125 +116,103 @@ struct Regress: ParsableCommand {
     }
     guard let baseline else { return }
     try CLIErrors.translating {
-      let files = try Self.reports(in: baseline)
+      var settings = RegressionGate.Settings()
+      settings.hitRatioTolerance = hitRatioTolerance
+      (settings.tolerance, settings.alpha, settings.machineTolerance) = (tolerance, alpha, machineTolerance)
+      settings.speedSkipped = noSpeed ? "--no-speed" : Self.isReleaseBuild ? nil : "debug build"
+      let gate = RegressionGate(settings: settings) { configuration in
+        var located = configuration
+        located.readPath = Self.locate(configuration.tracePath, baseline: baseline)
+        return try ReplayExecution.withTrace(located) { try Replayer($0).run() }
+      }
       var failed = false
       var junitReport = JUnitReport(suite: "cachelab regress \(baseline)")
-      defer {
-        if let junit {
-          do throws(FileError) {
-            let writer = try AtomicFileWriter(path: junit)
-            try writer.write(junitReport.render())
-            try writer.commit()
-          } catch {
-            StandardError.write("cachelab: \(error)\n")
-          }
-        }
-      }
-      for path in files {
-        let table = try ReportTable(contentsOf: path)
-        let runs = try ReportReplay.runs(table).map { run in
-          var located = run
-          located.configuration.readPath = Self.locate(run.configuration.tracePath, baseline: baseline)
-          return located
-        }
-        var results = try runs.map { run in
-          try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
-        }
+      defer { Self.write(junitReport, to: junit) }
+      for path in try RegressionGate.reports(in: baseline) {
         if update {
-          let writer = try AtomicFileWriter(path: path)
-          try writer.write(CSVReport.render(results))
-          try writer.commit()
-          print("\(path): rewrote \(results.reduce(0) { $0 + $1.caches.count + $1.engines.count }) rows")
+          print("\(path): rewrote \(try gate.update(report: path)) rows")
           continue
         }
-        let newColumns = ReportColumn.standard.map(\.name).filter { !table.header.contains($0) }
-        if !newColumns.isEmpty {
-          print(
-            "\(path): note: the baseline lacks columns \(newColumns.joined(separator: ", ")) (refresh with --update)")
-        }
-        var differences: [RegressionCheck.Difference] = []
-        for (run, result) in zip(runs, results) {
-          differences += RegressionCheck.differences(
-            run, result, baselineHeader: table.header, ratioTolerance: hitRatioTolerance)
-        }
-        let rows = table.rows.count
-        junitReport.cases.append(
-          JUnitReport.Case(
-            name: "\(path): results",
-            failure: differences.isEmpty
-              ? nil
-              : "\(differences.count) values changed:\n"
-                + differences.prefix(40).map { "  \($0)" }.joined(separator: "\n")))
-        if differences.isEmpty {
-          print("\(path): \(rows) rows, \(runs.count) runs: every deterministic column matches")
-        } else {
-          failed = true
-          print("\(path): \(differences.count) values changed:")
-          for difference in differences.prefix(40) { print("  \(difference)") }
-          if differences.count > 40 { print("  … and \(differences.count - 40) more") }
-        }
-        guard !noSpeed else {
-          junitReport.cases.append(JUnitReport.Case(name: "\(path): speed", skipped: "--no-speed"))
-          continue
-        }
-        guard Self.isReleaseBuild else {
-          junitReport.cases.append(JUnitReport.Case(name: "\(path): speed", skipped: "debug build"))
-          print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
-          continue
-        }
-        var (speeds, factor, slow) = try judge(table, results)
-        if !slow.isEmpty {
-          print("\(path): \(slow.count) configurations look slower; measuring again")
-          results = try runs.map { run in
-            try ReplayExecution.withTrace(run.configuration) { try Replayer($0).run() }
-          }
-          (speeds, factor, slow) = try judge(table, results)
-        }
-        let ratios = speeds.map(\.ratio)
-        if let low = ratios.min(), let high = ratios.max() {
-          print(
-            "\(path): speed vs baseline over \(speeds.count) configurations: ×\(Decimal.fixed(low, 2))…×\(Decimal.fixed(high, 2)), machine factor ×\(Decimal.fixed(factor, 2))"
-          )
-        }
-        var speedProblems: [String] = []
-        if factor < 1 - machineTolerance { speedProblems.append("machine factor ×\(Decimal.fixed(factor, 2))") }
-        speedProblems += slow.map { "\($0.label): ×\(Decimal.fixed($0.ratio, 2))" }
-        junitReport.cases.append(
-          JUnitReport.Case(
-            name: "\(path): speed",
-            failure: speedProblems.isEmpty ? nil : "slower: " + speedProblems.joined(separator: "; ")))
-        if factor < 1 - machineTolerance {
-          failed = true
-          print(
-            "\(path): everything replays ×\(Decimal.fixed(factor, 2)) as fast as the baseline (allowed: ×\(Decimal.fixed(1 - machineTolerance, 2)))"
-          )
-        }
-        if !slow.isEmpty {
-          failed = true
-          print(
-            "\(path): replay got significantly slower relative to the machine factor (tolerance \(Int(tolerance * 100)) %, p < \(alpha)):"
-          )
-          for speed in slow {
-            print(
-              "  \(speed.label): \(Decimal.fixed(speed.baseline.mean / 1e6, 2)) -> \(Decimal.fixed(speed.current.mean / 1e6, 2)) M req/s (×\(Decimal.fixed(speed.ratio, 2)), p = \(speed.test.pValue.map { Decimal.fixed($0, 6) } ?? "n/a"))"
-            )
-          }
-        }
+        let outcome = try gate.check(report: path)
+        failed = outcome.failed || failed
+        junitReport.cases += report(outcome)
       }
       if failed { throw ExitCode.failure }
       print(update ? "baseline updated" : "no regression")
     }
   }
 
-  /// Every configuration's speed against `table`, the machine factor, and the regressions.
-  private func judge(_ table: ReportTable, _ results: [RunResult]) throws -> (
-    speeds: [RegressionCheck.Speed], factor: Double, slow: [RegressionCheck.Speed]
-  ) {
-    let speeds = try RegressionCheck.speeds(baseline: table, current: results)
-    let factor = RegressionCheck.machineFactor(speeds)
-    return (
-      speeds, factor, speeds.filter { $0.isRegression(tolerance: tolerance, alpha: alpha, machineFactor: factor) }
+  /// Prints what the gate found for one report; returns its JUnit cases (results, speed).
+  private func report(_ outcome: RegressionGate.Outcome) -> [JUnitReport.Case] {
+    let path = outcome.path
+    if !outcome.missingColumns.isEmpty {
+      print(
+        "\(path): note: the baseline lacks columns \(outcome.missingColumns.joined(separator: ", ")) (refresh with --update)"
+      )
+    }
+    let differences = outcome.differences
+    let listed = differences.prefix(40).map { "  \($0)" }
+    if differences.isEmpty {
+      print("\(path): \(outcome.rows) rows, \(outcome.runs) runs: every deterministic column matches")
+    } else {
+      print("\(path): \(differences.count) values changed:\n" + listed.joined(separator: "\n"))
+      if differences.count > 40 { print("  … and \(differences.count - 40) more") }
+    }
+    var cases = [
+      JUnitReport.Case(
+        name: "\(path): results",
+        failure: differences.isEmpty ? nil : "\(differences.count) values changed:\n" + listed.joined(separator: "\n"))
+    ]
+    guard case .measured(let speeds, let factor, let slow, let suspected) = outcome.speed else {
+      if case .skipped(let reason) = outcome.speed {
+        cases.append(JUnitReport.Case(name: "\(path): speed", skipped: reason))
+        if reason == "debug build" {
+          print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
+        }
+      }
+      return cases
+    }
+    if suspected > 0 { print("\(path): \(suspected) configurations looked slower and were measured again") }
+    let ratios = speeds.map(\.ratio)
+    if let low = ratios.min(), let high = ratios.max() {
+      print(
+        "\(path): speed vs baseline over \(speeds.count) configurations: ×\(Decimal.fixed(low, 2))…×\(Decimal.fixed(high, 2)), machine factor ×\(Decimal.fixed(factor, 2))"
+      )
+    }
+    var problems = outcome.machineTooSlow ? ["machine factor ×\(Decimal.fixed(factor, 2))"] : []
+    problems += slow.map { "\($0.label): ×\(Decimal.fixed($0.ratio, 2))" }
+    cases.append(
+      JUnitReport.Case(
+        name: "\(path): speed", failure: problems.isEmpty ? nil : "slower: " + problems.joined(separator: "; "))
     )
+    if outcome.machineTooSlow {
+      print(
+        "\(path): everything replays ×\(Decimal.fixed(factor, 2)) as fast as the baseline (allowed: ×\(Decimal.fixed(1 - machineTolerance, 2)))"
+      )
+    }
+    if !slow.isEmpty {
+      print(
+        "\(path): replay got significantly slower relative to the machine factor (tolerance \(Int(tolerance * 100)) %, p < \(alpha)):"
+      )
+      for speed in slow {
+        print(
+          "  \(speed.label): \(Decimal.fixed(speed.baseline.mean / 1e6, 2)) -> \(Decimal.fixed(speed.current.mean / 1e6, 2)) M req/s (×\(Decimal.fixed(speed.ratio, 2)), p = \(speed.test.pValue.map { Decimal.fixed($0, 6) } ?? "n/a"))"
+        )
+      }
+    }
+    return cases
+  }
+
+  /// Writes the JUnit report when `--junit` asks for one (a failure to write is reported, not thrown).
+  private static func write(_ report: JUnitReport, to path: String?) {
+    guard let path else { return }
+    do throws(FileError) {
+      let writer = try AtomicFileWriter(path: path)
+      try writer.write(report.render())
+      try writer.commit()
+    } catch {
+      StandardError.write("cachelab: \(error)\n")
+    }
   }
 
   /// Where a baseline's trace is: an absolute path as is; a relative one found from the
@@ -249,15 +227,5 @@ struct Regress: ParsableCommand {
       folder += "/.."
     }
     return nil
-  }
-
-  /// The `.csv` files directly in `directory`, sorted.
-  static func reports(in directory: String) throws -> [String] {
-    guard let entries = directoryEntries(directory) else {
-      throw FileError(path: directory, "cannot open the baseline directory: \(systemErrorMessage(currentErrno))")
-    }
-    let names = entries.filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }
-    guard !names.isEmpty else { throw FileError(path: directory, "no baseline reports (*.csv) here") }
-    return names.sorted().map { directory + "/" + $0 }
   }
 }
