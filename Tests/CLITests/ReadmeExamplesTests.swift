@@ -104,10 +104,17 @@ import Testing
       return
     }
     let scratch = Paths.temporaryDirectory("readme")
+    defer { try? FileManager.default.removeItem(at: scratch) }
     let work = scratch.appendingPathComponent("main")
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: Paths.packageRoot.appendingPathComponent("Traces"), to: work.appendingPathComponent("Traces"))
+    let traces = work.appendingPathComponent("Traces")
+    try FileManager.default.createDirectory(at: traces, withIntermediateDirectories: true)
+    // The committed traces only: Traces/local (git-ignored benchmark traces, often gigabytes)
+    // stays behind.
+    let source = Paths.packageRoot.appendingPathComponent("Traces")
+    for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where name != "local" {
+      try FileManager.default.copyItem(
+        at: source.appendingPathComponent(name), to: traces.appendingPathComponent(name))
+    }
     try? FileManager.default.createSymbolicLink(
       at: scratch.appendingPathComponent("shared"), withDestinationURL: Paths.shared)
     let binaryFolder = URL(fileURLWithPath: CLIBinary.path).deletingLastPathComponent().path

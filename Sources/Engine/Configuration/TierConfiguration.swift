@@ -63,7 +63,7 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
 
   /// Parses `lru:64MiB`, `lru:0.1` (a fraction of the working set, as `--sizes` takes it),
   /// `s3fifo:small=0.2,ghost=0.9:1GiB`, `lru:10objects`, `nscache:100cost` or `fifo:unlimited`:
-  /// a policy specification followed by a size (bytes as ``CapacitySpec`` parses them,
+  /// a policy specification followed by a size (bytes as `CapacitySpec` parses them,
   /// `objects` or `cost`). Expiry and the other rules take their defaults.
   public init(parsing text: String, expiry: ExpiryModel = .none) throws(ConfigurationError) {
     guard let colon = text.lastIndex(of: ":") else {

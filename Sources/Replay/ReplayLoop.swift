@@ -1,0 +1,112 @@
+import CacheCore
+import Traces
+
+/// What the main pass counted, besides what the caches count themselves.
+struct ReplayTally {
+  /// Rows read, warm-up included.
+  var replayed: Int64 = 0
+  /// Counted get requests (after warm-up) and their bytes.
+  var countedRequests: Int64 = 0
+  var countedBytes: Int64 = 0
+  /// Rows that are not gets.
+  var otherRows: Int64 = 0
+  var warmupRequests: Int64 = 0
+  var wallSeconds = 0.0
+  var windows: WindowTracker?
+  /// Each target's replay time.
+  let clock: SimulationClock
+}
+
+extension Replayer {
+  /// The main pass: reads the trace a batch at a time, splits each batch at the end of the
+  /// warm-up and at window ends, and has every target replay the pieces (in parallel).
+  func replayBatches(_ plan: ReplayPlan, _ caches: ReplayCaches, batch: RequestBatch) throws(ReplayError)
+    -> ReplayTally
+  {
+    let config = configuration
+    let reader = plan.reader
+    let nextAccess = plan.nextAccess
+    let (warmupLimit, total) = (plan.warmupLimit, plan.total)
+    let (targets, sampleGroups) = (caches.targets, caches.sampleGroups)
+    let (simulations, engineCells) = (caches.simulations, caches.engineCells)
+    let clock = SimulationClock(count: targets.count)
+    var windows = config.window.map(WindowTracker.init)
+    var replayed: Int64 = 0
+    var countedRequests: Int64 = 0
+    var countedBytes: Int64 = 0
+    var otherRows: Int64 = 0
+    var warmupRequests: Int64 = 0
+    var warmupEnded = config.warmup == .none
+    var warmupDeadline: Int64?
+    let started = Stopwatch.nanoseconds()
+
+    while try read(reader, into: batch) {
+      if config.ignoreSize { batch.setAllSizesToOne() }
+      nextAccess?.annotate(batch, offset: replayed)
+      for group in sampleGroups { group.gather(from: batch) }
+      let count = batch.count
+      var boundary = 0
+      var endsNow = false
+      if !warmupEnded {
+        switch config.warmup {
+        case .none:
+          boundary = 0
+        case .fraction:
+          boundary = Int(min(Int64(count), max(0, (warmupLimit ?? 0) - replayed)))
+        case .traceTime(let micros):
+          if warmupDeadline == nil { warmupDeadline = batch[0].time + micros }
+          let deadline = warmupDeadline ?? 0
+          boundary = batch.withRequests { requests in
+            requests.firstIndex(where: { $0.time >= deadline }) ?? count
+          }
+        }
+        warmupRequests += Int64(boundary)
+        endsNow = boundary < count
+        warmupEnded = endsNow
+      }
+      let counted = boundary..<count
+      // The counted part, cut at window ends (one piece without windows); the first piece
+      // is replayed in the same pass as the warm-up part and the reset between them.
+      var segments = windows?.segments(batch, counted, offset: replayed) ?? []
+      if segments.isEmpty { segments = [WindowTracker.Segment(range: counted, gets: 0, closes: false)] }
+      for (number, segment) in segments.enumerated() {
+        let warm = number == 0 ? 0..<boundary : 0..<0
+        let reset = number == 0 && endsNow
+        let range = segment.range
+        if !warm.isEmpty || reset || !range.isEmpty {
+          clock.replay(targets, parallel: config.parallel) { target in
+            if !warm.isEmpty { target.replay(batch, range: warm) }
+            if reset { target.resetCounters() }
+            if !range.isEmpty { target.replay(batch, range: range) }
+          }
+        }
+        windows?.finish(segment, misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
+      }
+      for (index, target) in targets.enumerated() {
+        if let failure = target.failure {
+          throw .engine(label: engineCells[index - simulations.count].labeled.label, failure)
+        }
+      }
+      batch.withRequests { requests in
+        for index in 0..<count {
+          if requests[index].operation != .get {
+            otherRows += 1
+          } else if index >= boundary {
+            countedBytes &+= requests[index].size
+            countedRequests += 1
+          }
+        }
+      }
+      replayed += Int64(count)
+      progress?(replayed, total)
+    }
+    if !warmupEnded {
+      for target in targets { target.resetCounters() }
+    }
+    windows?.closeLast(misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
+    let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
+    return ReplayTally(
+      replayed: replayed, countedRequests: countedRequests, countedBytes: countedBytes, otherRows: otherRows,
+      warmupRequests: warmupRequests, wallSeconds: wallSeconds, windows: windows, clock: clock)
+  }
+}
