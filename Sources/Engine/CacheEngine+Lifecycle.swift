@@ -1,0 +1,79 @@
+import CacheCore
+import Policies
+
+/// Lifecycle: timers and app events and the actions they run (purges, flushes, reloading the disk).
+extension CacheEngine {
+  func fireTimers(_ now: Int64) throws(FileError) {
+    for (index, timer) in configuration.timers.enumerated() {
+      if timerDeadlines[index] == .min { timerDeadlines[index] = now + timer.interval }
+      guard now >= timerDeadlines[index] else { continue }
+      // The next deadline after `now`, in one step however far trace time jumped.
+      timerDeadlines[index] += ((now - timerDeadlines[index]) / timer.interval + 1) * timer.interval
+      for action in timer.actions { try run(action, now: now) }
+    }
+  }
+
+  func handle(_ event: LifecycleEvent, now: Int64) throws(FileError) {
+    if event == .launch {
+      // A new process: memory is gone, the disk is found as it was left.
+      if let memory, memory.count > 0 { clear(memory) }
+      if let diskMemory { for (key, _) in diskMemory.all() { diskMemory.remove(key) } }
+      try reloadDisk()
+    }
+    for action in configuration.events[event] ?? [] { try run(action, now: now) }
+  }
+
+  /// Rebuilds the disk tier from the file store (launch); no-op for the simulated disk.
+  func reloadDisk() throws(FileError) {
+    guard case .file = configuration.diskBackend, let backend, let tierConfiguration = configuration.disk else {
+      return
+    }
+    let found = try backend.recover().sorted { $0.metadata.accessedAt < $1.metadata.accessedAt }
+    disk = try? Tier(tierConfiguration, seed: seed)
+    var dropped: [(key: UInt64, metadata: EntryMetadata)] = []
+    for (key, metadata) in found { _ = disk?.insert(key, metadata, evicted: &dropped) }
+    for (key, metadata) in dropped { try backend.delete(key, metadata) }
+  }
+
+  func clear(_ tier: Tier) {
+    counters.purged += Int64(tier.count)
+    for (key, _) in tier.all() { tier.remove(key) }
+  }
+
+  func run(_ action: EngineAction, now: Int64) throws(FileError) {
+    switch action {
+    case .clearMemory:
+      guard let memory else { return }
+      counters.purges += 1
+      clear(memory)
+    case .trimMemory(let fraction):
+      guard let memory, memory.configuration.capacity != .max else { return }
+      counters.purges += 1
+      let target = Int64(Double(memory.configuration.capacity) * fraction)
+      while memory.occupied > target, memory.count > 0 {
+        evicted.removeAll(keepingCapacity: true)
+        memory.evict(&evicted)
+        guard !evicted.isEmpty else { break }
+        counters.purged += Int64(evicted.count)
+      }
+    case .flushMemoryToDisk:
+      guard let memory else { return }
+      counters.purges += 1
+      let all = memory.all()
+      for (key, metadata) in all {
+        memory.remove(key)
+        try putOnDisk(key, metadata)
+      }
+      counters.purged += Int64(all.count)
+    case .removeExpiredMemory:
+      guard let memory else { return }
+      for (key, metadata) in memory.all()
+      where memory.configuration.expiry.freshness(of: metadata, now: now) == .expired {
+        memory.remove(key)
+        counters.purged += 1
+      }
+    case .diskCleanup(let rule):
+      try cleanDisk(rule, now: now)
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import CacheCore
+import Policies
+
+/// Routing: a request goes to memory, then disk, then the origin (or bypasses the cache), and what it costs.
+extension CacheEngine {
+  /// Handles one trace row. Tiers see the key the library files it under
+  /// (``LibraryRules/cacheKey(_:_:)``); the origin keeps the trace key.
+  public func process(_ request: Request, _ attributes: RequestAttributes) throws(EngineError) {
+    do throws(FileError) {
+      try fireTimers(request.time)
+      var filed = request
+      filed.key = configuration.rules.cacheKey(request.key, attributes)
+      switch request.operation {
+      case .get:
+        let current = origin.current(request.key, attributes)
+        if configuration.rules.usesCache(attributes) {
+          try get(filed, current)
+        } else {
+          try bypass(filed, current)
+        }
+      case .put:
+        guard configuration.rules.usesCache(attributes) else { return }
+        try store(filed, origin.current(request.key, attributes), now: request.time, roundTrip: 0)
+      case .delete: try remove(filed.key)
+      case .origin: origin.update(request.key, attributes)
+      case .event: try handle(attributes.event, now: request.time)
+      }
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  /// A request the library sends past its cache: counted, fetched, never stored.
+  func bypass(_ request: Request, _ current: RequestAttributes) throws(FileError) {
+    counters.requests += 1
+    counters.requestBytes += request.size
+    counters.bypassed += 1
+    var latency: Int64 = 0
+    defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
+    try fetch(request, current, now: request.time, latency: &latency, storing: false)
+  }
+
+  func roundTrip(_ attributes: RequestAttributes) -> Int64 {
+    attributes.latency >= 0 ? attributes.latency : configuration.latency.originRoundTrip
+  }
+
+  func transfer(_ bytes: Int64) -> Int64 {
+    Int64(Double(bytes) / configuration.latency.originBytesPerSecond * 1e6)
+  }
+
+  func get(_ request: Request, _ current: RequestAttributes) throws(FileError) {
+    let now = request.time
+    counters.requests += 1
+    counters.requestBytes += request.size
+    var latency: Int64 = 0
+    defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
+
+    if let memory, let stored = memory.metadata(request.key) {
+      switch memory.configuration.expiry.freshness(of: stored, now: now) {
+      case .fresh:
+        latency += configuration.latency.memoryHit
+        try serve(request, stored, current, fromDisk: false, now: now)
+        return
+      case .serveThenRevalidate:
+        latency += configuration.latency.memoryHit
+        counters.servedWhileRevalidating += 1
+        try serve(request, stored, current, fromDisk: false, now: now)
+        try revalidate(request, stored, current, inDisk: false, now: now, background: true, latency: &latency)
+        return
+      case .mustRevalidate:
+        counters.expired += 1
+        try revalidate(request, stored, current, inDisk: false, now: now, background: false, latency: &latency)
+        return
+      case .expired:
+        counters.expired += 1
+        if memory.configuration.expiry.rule.removesExpiredAtLookup { memory.remove(request.key) }
+      }
+    }
+
+    if let disk, let stored = disk.metadata(request.key) {
+      let freshness = disk.configuration.expiry.freshness(of: stored, now: now)
+      if freshness == .fresh || freshness == .serveThenRevalidate {
+        let inDiskMemory = diskMemory?.metadata(request.key) != nil
+        let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
+        guard let readCost else {
+          disk.remove(request.key)
+          forgetOnDisk(request.key)
+          try fetch(request, current, now: now, latency: &latency)
+          return
+        }
+        if inDiskMemory { diskMemory?.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
+        latency += readCost
+        if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
+        try serve(request, stored, current, fromDisk: true, now: now)
+        if freshness == .serveThenRevalidate {
+          try revalidate(request, stored, current, inDisk: true, now: now, background: true, latency: &latency)
+        }
+        return
+      }
+      counters.expired += 1
+      if freshness == .mustRevalidate {
+        try revalidate(request, stored, current, inDisk: true, now: now, background: false, latency: &latency)
+        return
+      }
+      if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
+        forgetOnDisk(request.key)
+        try backend?.delete(request.key, old)
+      }
+    }
+    try fetch(request, current, now: now, latency: &latency)
+  }
+
+  /// Answers from a tier: counts the hit, updates dates and recency, promotes disk hits.
+  func serve(
+    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, fromDisk: Bool, now: Int64
+  ) throws(FileError) {
+    if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
+    counters.hitBytes += request.size
+    if stored.version >= 0, current.version >= 0, stored.version < current.version { counters.staleServed += 1 }
+    if stored.bodyLost { counters.lostBodyServed += 1 }
+    guard let tier = fromDisk ? disk : memory else { return }
+    var updated = stored
+    updated.accessCount &+= 1
+    if !fromDisk || tier.configuration.readsUpdateAccessDate {
+      updated.accessedAt = now
+      tier.configuration.expiry.touch(&updated, now: now)
+    }
+    tier.update(request.key) { $0 = updated }
+    tier.touch(request.key)
+    if fromDisk {
+      if updated != stored { try backend?.updateDates(request.key, updated) }
+      try promote(request.key, updated, now: now)
+    } else if configuration.memoryHitTouchesDisk, let disk, var copy = disk.metadata(request.key) {
+      copy.accessedAt = now
+      disk.update(request.key) { $0 = copy }
+      disk.touch(request.key)
+      try backend?.updateDates(request.key, copy)
+    }
+  }
+
+  func promote(_ key: UInt64, _ stored: EntryMetadata, now: Int64) throws(FileError) {
+    guard let memory else { return }
+    switch configuration.promotion {
+    case .none:
+      return
+    case .untracked:
+      memory.insertUntracked(key, stored)
+    case .tracked:
+      var copy = stored
+      copy.cost = configuration.rules.promotionCost(stored)
+      copy.accessedAt = now
+      var attributes = RequestAttributes()
+      attributes.ttl = -1
+      memory.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      try putInMemory(key, copy)
+    }
+  }
+
+  /// A full request to the origin; stores the response if it succeeded.
+  func fetch(
+    _ request: Request, _ current: RequestAttributes, now: Int64, latency: inout Int64, storing: Bool = true
+  ) throws(FileError) {
+    let roundTrip = roundTrip(current)
+    latency += roundTrip
+    guard !current.originFailed else {
+      counters.originErrors += 1
+      return
+    }
+    counters.originFetches += 1
+    counters.originBytes += request.size + configuration.latency.headerBytes
+    latency += transfer(request.size + configuration.latency.headerBytes)
+    if storing { try store(request, current, now: now, roundTrip: roundTrip) }
+  }
+}

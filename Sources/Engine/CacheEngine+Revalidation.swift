@@ -1,0 +1,74 @@
+import CacheCore
+import Policies
+
+/// Revalidation: a stale object is checked with the origin (304 refreshes it, 200 replaces it).
+extension CacheEngine {
+  /// Revalidates a stored object: a conditional request (304 or 200) when it has validators,
+  /// otherwise a full fetch. In the background the client was already served.
+  func revalidate(
+    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, inDisk: Bool, now: Int64,
+    background: Bool, latency: inout Int64
+  ) throws(FileError) {
+    let tier = inDisk ? disk : memory
+    let roundTrip = roundTrip(current)
+    if current.originFailed {
+      if background { return }
+      if let tier, tier.configuration.expiry.mayServeOnError(stored, now: now) {
+        latency += inDisk ? (try backend?.read(request.key, stored) ?? 0) : configuration.latency.memoryHit
+        counters.servedOnError += 1
+        try serve(request, stored, current, fromDisk: inDisk, now: now)
+        return
+      }
+      latency += roundTrip
+      counters.originErrors += 1
+      return
+    }
+    guard stored.hasValidators else {
+      if background {
+        var ignored: Int64 = 0
+        try fetch(request, current, now: now, latency: &ignored)
+      } else {
+        try fetch(request, current, now: now, latency: &latency)
+      }
+      return
+    }
+    if !background { latency += roundTrip + transfer(configuration.latency.headerBytes) }
+    guard stored.validates(against: current) else {
+      counters.revalidated200 += 1
+      counters.originFetches += 1
+      counters.originBytes += request.size + configuration.latency.headerBytes
+      if !background { latency += transfer(request.size) }
+      try store(request, current, now: now, roundTrip: roundTrip)
+      return
+    }
+    counters.revalidated304 += 1
+    counters.originBytes += configuration.latency.headerBytes
+    if configuration.rules.notModified == .storeEmptyBody {
+      var empty = request
+      empty.size = 0
+      var headers = current
+      headers.contentClass = .data
+      headers.status = 304
+      try store(empty, headers, now: now, roundTrip: roundTrip, bodyLost: true)
+      return
+    }
+    guard let tier else { return }
+    var refreshed = stored
+    refreshed.response = HTTPFreshness.Response(
+      cacheControl: current.cacheControl, expires: current.expires, date: current.date,
+      lastModified: current.lastModified == RequestAttributes.absent
+        ? stored.response.lastModified : current.lastModified,
+      age: current.age, status: stored.response.status, requestTime: now, responseTime: now + roundTrip)
+    if current.etag != 0 {
+      refreshed.etag = current.etag
+      refreshed.etagIsWeak = current.etagIsWeak
+    }
+    refreshed.version = current.version
+    refreshed.modifiedAt = now
+    tier.configuration.expiry.prepare(&refreshed, attributes: current, now: now)
+    tier.update(request.key) { $0 = refreshed }
+    if inDisk { try backend?.updateDates(request.key, refreshed) }
+  }
+
+  // MARK: Storing
+}

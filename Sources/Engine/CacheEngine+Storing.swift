@@ -1,0 +1,82 @@
+import CacheCore
+import Policies
+
+/// Write rules: storing in memory and on disk (write-through or on eviction), removal.
+extension CacheEngine {
+  /// Stores a response in the tiers the write rules choose.
+  func store(
+    _ request: Request, _ attributes: RequestAttributes, now: Int64, roundTrip: Int64, bodyLost: Bool = false
+  ) throws(FileError) {
+    let storable = bodyLost || configuration.rules.storesStatus(attributes.status == 0 ? 200 : attributes.status)
+    let cost = configuration.rules.cost(request, attributes)
+    var base = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
+    base.bodyLost = bodyLost
+    if let memory, storable, memory.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
+      var copy = base
+      memory.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      try putInMemory(request.key, copy)
+    } else if let memory {
+      memory.remove(request.key)
+    }
+    guard let disk, configuration.writePolicy == .writeThrough || memory == nil else { return }
+    if storable, disk.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
+      var copy = base
+      disk.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      try putOnDisk(request.key, copy)
+    } else if let old = disk.remove(request.key) {
+      forgetOnDisk(request.key)
+      try backend?.delete(request.key, old)
+    }
+  }
+
+  func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
+    guard let memory else { return }
+    evicted.removeAll(keepingCapacity: true)
+    _ = memory.insert(key, metadata, evicted: &evicted)
+    counters.memoryEvictions += Int64(evicted.count)
+    guard configuration.writePolicy == .writeOnEvict, disk != nil, !evicted.isEmpty else { return }
+    let spilled = evicted
+    for (victim, victimMetadata) in spilled { try putOnDisk(victim, victimMetadata) }
+  }
+
+  func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
+    guard let disk else { return }
+    let previous = disk.metadata(key)
+    var dropped: [(key: UInt64, metadata: EntryMetadata)] = []
+    let admitted = disk.insert(key, metadata, evicted: &dropped)
+    counters.diskEvictions += Int64(dropped.count)
+    for (victim, victimMetadata) in dropped {
+      forgetOnDisk(victim)
+      try backend?.delete(victim, victimMetadata)
+    }
+    if admitted {
+      _ = try backend?.write(key, metadata)
+      rememberInDiskMemory(key, metadata)
+    } else if let previous, disk.metadata(key) == nil {
+      forgetOnDisk(key)
+      try backend?.delete(key, previous)
+    }
+  }
+
+  /// Keeps a copy of a disk object in the disk library's memory cache (its evictions are silent).
+  func rememberInDiskMemory(_ key: UInt64, _ metadata: EntryMetadata) {
+    guard let diskMemory else { return }
+    diskMemoryEvicted.removeAll(keepingCapacity: true)
+    _ = diskMemory.insert(key, metadata, evicted: &diskMemoryEvicted)
+  }
+
+  /// Drops the disk library's memory copy of an object that left the disk.
+  func forgetOnDisk(_ key: UInt64) {
+    diskMemory?.remove(key)
+  }
+
+  func remove(_ key: UInt64) throws(FileError) {
+    memory?.remove(key)
+    if let disk, let old = disk.remove(key) {
+      forgetOnDisk(key)
+      try backend?.delete(key, old)
+    }
+  }
+
+  // MARK: Events
+}
