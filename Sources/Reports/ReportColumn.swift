@@ -36,6 +36,12 @@ public struct ReportColumn: Sendable {
     Decimal.fixed(whole > 0 ? Double(part) / Double(whole) : 0, 6)
   }
 
+  /// The README's table of `columns` (name and meaning), generated here so the README cannot
+  /// drift from the registry (`ReadmeTests` checks it).
+  public static func markdownTable(_ columns: [(name: String, meaning: String)]) -> String {
+    "| column | meaning |\n|---|---|\n" + columns.map { "| `\($0.name)` | \($0.meaning) |\n" }.joined()
+  }
+
   /// The standard column called `name`, or nil. O(1).
   public static func named(_ name: String) -> ReportColumn? { byName[name] }
 
@@ -52,27 +58,27 @@ public struct ReportColumn: Sendable {
       $0.capacity
     },
     ReportColumn("capacity_spec", "the size as given, or the engine's tiers") { $0.capacitySpec },
-    ReportColumn("ignore_size", "true in object mode (every size 1)") { String($0.run.configuration.ignoreSize) },
+    ReportColumn("ignore_size", "`true` in object mode") { String($0.run.configuration.ignoreSize) },
     ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") {
       $0.run.configuration.warmup.description
     },
-    ReportColumn("num_req", "--num-req: requests read from the start of the trace (empty: all)") {
+    ReportColumn("num_req", "`--num-req`: requests read from the start of the trace (empty: all)") {
       $0.run.configuration.slice.requestLimit.map(String.init) ?? ""
     },
     ReportColumn(
       "sample_rate",
-      "--sample: fraction of objects kept by spatial sampling (1: all; with --sample Nobj the rate the fixed-size pre-pass chose); below 1 the counts are scaled-back estimates and absolute capacities were scaled by it"
+      "`--sample`: fraction of objects kept by spatial sampling (1: all; with --sample Nobj the rate the fixed-size pre-pass chose); below 1 the counts are scaled-back estimates and absolute capacities were scaled by it"
     ) { row in
       rateText(row.run.configuration.slice.sampleRate)
     },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
-    ReportColumn("requests", "counted requests (gets after warm-up)") { String($0.requests) },
+    ReportColumn("requests", "counted requests (after warm-up)") { String($0.requests) },
     ReportColumn("request_bytes", "bytes of the counted requests") { String($0.requestBytes) },
-    ReportColumn("hits", "counted requests answered from the cache") { String($0.hits) },
-    ReportColumn("misses", "counted requests that were not") { String($0.misses) },
+    ReportColumn("hits", "counted requests that hit") { String($0.hits) },
+    ReportColumn("misses", "counted requests that missed") { String($0.misses) },
     ReportColumn("miss_bytes", "bytes of the misses") { String($0.missBytes) },
     ReportColumn("hit_ratio", "hits / requests") { Decimal.fixed($0.hitRatio, 6) },
-    ReportColumn("byte_hit_ratio", "(request_bytes - miss_bytes) / request_bytes") {
+    ReportColumn("byte_hit_ratio", "(request_bytes − miss_bytes) / request_bytes") {
       Decimal.fixed($0.byteHitRatio, 6)
     },
     ReportColumn("miss_ratio", "misses / requests") { Decimal.fixed($0.requests > 0 ? 1 - $0.hitRatio : 0, 6) },
@@ -81,22 +87,22 @@ public struct ReportColumn: Sendable {
     },
     ReportColumn("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { String($0.evictions) },
     ReportColumn("rejected", "misses for objects larger than the cache (not inserted)") { $0.rejected },
-    ReportColumn("warmup_requests", "rows replayed but not counted") { String($0.run.warmupRequests) },
+    ReportColumn("warmup_requests", "requests replayed but not counted") { String($0.run.warmupRequests) },
     ReportColumn("unique_objects", "distinct objects in the trace (empty without a pre-pass)") { row in
       row.run.summary.map { String($0.uniqueObjects) } ?? ""
     },
     ReportColumn("working_set_bytes", "sum of first-seen object sizes (empty without a pre-pass)") { row in
       row.run.summary.map { String($0.workingSetBytes) } ?? ""
     },
-    ReportColumn("replay_seconds", "seconds this cache spent replaying", timing: true) {
+    ReportColumn("replay_seconds", "seconds this cache spent replaying (policy + engine)", timing: true) {
       Decimal.fixed($0.replaySeconds, 6)
     },
-    ReportColumn("requests_per_second", "replayed rows / replay_seconds (single thread)", timing: true) {
+    ReportColumn("requests_per_second", "replayed requests / `replay_seconds`", timing: true) {
       Decimal.fixed($0.requestsPerSecond, 0)
     },
     ReportColumn(
       "peak_memory_bytes",
-      "peak resident memory of the whole process at the end of the run (getrusage max RSS; all caches of the pass together)",
+      "peak resident memory of the whole process at the end of the run (getrusage max RSS; all caches of the pass together); like the timings, not compared by `regress`",
       timing: true
     ) { String($0.run.peakMemoryBytes) },
     ReportColumn(
@@ -198,7 +204,7 @@ public struct ReportColumn: Sendable {
     ReportColumn("window_lag1_autocorrelation", "lag-1 autocorrelation of the windows' hit ratios (GSL)") { row in
       row.windowedHitRatio.map { Decimal.fixed($0.batches.windowAutocorrelation, 6) } ?? ""
     },
-    ReportColumn("window_partial_excluded", "true when a last window shorter than half a window was left out") {
+    ReportColumn("window_partial_excluded", "`true` when a last window shorter than half a window was left out") {
       row in
       row.run.configuration.window == nil ? "" : String(row.run.windows.last?.isPartial ?? false)
     },
@@ -210,13 +216,13 @@ public struct ReportColumn: Sendable {
     },
     ReportColumn(
       "sample_floor",
-      "--sample-floor: with sampling, the fewest objects a scaled cache may hold (a smaller one is simulated at a higher rate); empty without sampling"
+      "`--sample-floor`: with sampling, the fewest objects a scaled cache may hold (a smaller one is simulated at a higher rate); empty without sampling"
     ) { row in
       row.run.configuration.slice.sampleRate < 1 ? String(row.run.configuration.slice.minimumObjects) : ""
     },
     ReportColumn(
       "cache_sample_rate",
-      "the rate this row was simulated and scaled at: sample_rate, or higher when the floor raised it"
+      "the rate this row was simulated and scaled at: `sample_rate`, or higher when the floor raised it"
     ) { row in
       rateText(row.cacheSampleRate)
     },
