@@ -28,16 +28,19 @@ final class SampleGroup: @unchecked Sendable {
   /// Gathers the sampled requests of `source` (called once per batch, before any replay). O(n).
   func gather(from source: RequestBatch) {
     batch.removeAll()
-    let threshold = threshold
-    source.withRequests { requests in
-      var count: Int32 = 0
-      for index in 0..<requests.count {
-        kept[index] = count
-        if TraceSlice.samples(requests[index].key, threshold: threshold) { count += 1 }
-      }
-      kept[requests.count] = count
+    let (threshold, kept) = (threshold, kept)
+    var looked = 0
+    var count: Int32 = 0
+    // One hash per request: the prefix counts are recorded as the sample is gathered (the
+    // batch has the source's capacity, so the gathering never stops early).
+    _ = batch.append(from: source, range: 0..<source.count) { request in
+      kept[looked] = count
+      looked += 1
+      guard TraceSlice.samples(request.key, threshold: threshold) else { return false }
+      count += 1
+      return true
     }
-    _ = batch.append(from: source, range: 0..<source.count) { TraceSlice.samples($0.key, threshold: threshold) }
+    kept[looked] = count
   }
 
   /// The part of ``batch`` that came from `range` of the source batch. O(1).

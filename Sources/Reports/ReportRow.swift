@@ -84,7 +84,7 @@ public struct ReportRow: Sendable {
   /// engine's is the run's).
   var cacheSampleRate: Double {
     switch subject {
-    case .cache(let cache): return run.configuration.slice.sampleRate < 1 ? cache.sampleRate : 1
+    case .cache(let cache): return cache.sampleRate
     case .engine: return run.configuration.slice.sampleRate
     }
   }
