@@ -13,30 +13,37 @@ extension CacheEngine {
   }
 
   /// Drops expired and old files, then trims by oldest date to the target if over the limit.
+  /// Walks the tier in place; only the kept objects' keys, dates and sizes are gathered.
   func cleanDisk(_ rule: DiskCleanup, now: Int64) throws(FileError) {
     guard let disk else { return }
     if rule.minimumInterval > 0, lastCleanup != .min, now - lastCleanup < rule.minimumInterval { return }
     lastCleanup = now
     counters.purges += 1
-    var kept: [(key: UInt64, metadata: EntryMetadata)] = []
-    for (key, metadata) in disk.all() {
+    var kept = cleanupScratch
+    cleanupScratch = []
+    kept.removeAll(keepingCapacity: true)
+    defer { cleanupScratch = kept }
+    let trims = rule.sizeLimit > 0
+    try disk.forEachObject { (key, metadata) throws(FileError) in
       let tooOld = rule.maxAge.map { date(metadata, rule.dateKind) <= now - $0 } ?? false
       let expired = rule.removeExpired && metadata.expiresAt <= now
       if tooOld || expired {
+        // Only the current object's slot is freed: the walk goes on over the others.
         try drop(key, metadata, from: disk)
-      } else {
-        kept.append((key, metadata))
+      } else if trims {
+        kept.append(CleanupCandidate(key: key, date: date(metadata, rule.dateKind), units: disk.units(of: metadata)))
       }
     }
-    guard rule.sizeLimit > 0 else { return }
-    var size = kept.reduce(Int64(0)) { $0 + disk.units(of: $1.metadata) }
+    guard trims else { return }
+    var size = kept.reduce(Int64(0)) { $0 + $1.units }
     guard rule.trimAtLimit ? size >= rule.sizeLimit : size > rule.sizeLimit else { return }
     let target = Int64(Double(rule.sizeLimit) * rule.target)
-    kept.sort { date($0.metadata, rule.dateKind) < date($1.metadata, rule.dateKind) }
-    for (key, metadata) in kept {
+    kept.sort { $0.date < $1.date }
+    for candidate in kept {
       if rule.stopStrictlyBelow ? size < target : size <= target { break }
-      size -= disk.units(of: metadata)
-      try drop(key, metadata, from: disk)
+      size -= candidate.units
+      guard let metadata = disk.metadata(candidate.key) else { continue }
+      try drop(candidate.key, metadata, from: disk)
     }
   }
 
@@ -46,4 +53,11 @@ extension CacheEngine {
     try backend?.delete(key, metadata)
     counters.purged += 1
   }
+}
+
+/// An object a disk cleanup kept in its first pass: what the trim by date needs.
+struct CleanupCandidate {
+  let key: UInt64
+  let date: Int64
+  let units: Int64
 }

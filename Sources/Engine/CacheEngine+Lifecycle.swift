@@ -17,7 +17,7 @@ extension CacheEngine {
     if event == .launch {
       // A new process: memory is gone, the disk is found as it was left.
       if let memory, memory.count > 0 { clear(memory) }
-      if let diskMemory { for (key, _) in diskMemory.all() { diskMemory.remove(key) } }
+      if let diskMemory { for key in diskMemory.keys() { diskMemory.remove(key) } }
       try reloadDisk()
     }
     for action in configuration.events[event] ?? [] { try run(action, now: now) }
@@ -30,14 +30,14 @@ extension CacheEngine {
     }
     let found = try backend.recover().sorted { $0.metadata.accessedAt < $1.metadata.accessedAt }
     disk = try? Tier(tierConfiguration, seed: seed)
-    var dropped: [(key: UInt64, metadata: EntryMetadata)] = []
+    var dropped = EvictedObjects(collects: true)
     for (key, metadata) in found { _ = disk?.insert(key, metadata, evicted: &dropped) }
-    for (key, metadata) in dropped { try backend.delete(key, metadata) }
+    for (key, metadata) in dropped.items { try backend.delete(key, metadata) }
   }
 
   func clear(_ tier: Tier) {
     counters.purged += Int64(tier.count)
-    for (key, _) in tier.all() { tier.remove(key) }
+    for key in tier.keys() { tier.remove(key) }
   }
 
   func run(_ action: EngineAction, now: Int64) throws(FileError) {
@@ -51,9 +51,9 @@ extension CacheEngine {
       counters.purges += 1
       let target = Int64(Double(memory.configuration.capacity) * fraction)
       while memory.occupied > target, memory.count > 0 {
-        evicted.removeAll(keepingCapacity: true)
+        evicted.reset()
         memory.evict(&evicted)
-        guard !evicted.isEmpty else { break }
+        guard evicted.count > 0 else { break }
         counters.purged += Int64(evicted.count)
       }
     case .flushMemoryToDisk:

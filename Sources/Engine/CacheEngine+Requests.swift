@@ -55,16 +55,17 @@ extension CacheEngine {
     var latency: Int64 = 0
     defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
 
-    if let memory, let stored = memory.metadata(request.key) {
+    if let memory, let location = memory.locate(request.key) {
+      let stored = memory[location]
       switch memory.configuration.expiry.freshness(of: stored, now: now) {
       case .fresh:
         latency += configuration.latency.memoryHit
-        try serve(request, stored, current, fromDisk: false, now: now)
+        try serve(request, stored, current, from: memory, at: location, now: now)
         return
       case .serveThenRevalidate:
         latency += configuration.latency.memoryHit
         counters.servedWhileRevalidating += 1
-        try serve(request, stored, current, fromDisk: false, now: now)
+        try serve(request, stored, current, from: memory, at: location, now: now)
         try revalidate(request, stored, current, inDisk: false, now: now, background: true, latency: &latency)
         return
       case .mustRevalidate:
@@ -77,7 +78,8 @@ extension CacheEngine {
       }
     }
 
-    if let disk, let stored = disk.metadata(request.key) {
+    if let disk, let location = disk.locate(request.key) {
+      let stored = disk[location]
       let freshness = disk.configuration.expiry.freshness(of: stored, now: now)
       if freshness == .fresh || freshness == .serveThenRevalidate {
         let inDiskMemory = diskMemory?.metadata(request.key) != nil
@@ -91,7 +93,7 @@ extension CacheEngine {
         if inDiskMemory { diskMemory?.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
         latency += readCost
         if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
-        try serve(request, stored, current, fromDisk: true, now: now)
+        try serve(request, stored, current, from: disk, at: location, now: now)
         if freshness == .serveThenRevalidate {
           try revalidate(request, stored, current, inDisk: true, now: now, background: true, latency: &latency)
         }
@@ -110,29 +112,33 @@ extension CacheEngine {
     try fetch(request, current, now: now, latency: &latency)
   }
 
-  /// Answers from a tier: counts the hit, updates dates and recency, promotes disk hits.
+  /// Answers from `tier` (memory or disk), where `stored` is at `location` (nil: no longer held): counts the hit,
+  /// updates dates and recency, promotes disk hits.
   func serve(
-    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, fromDisk: Bool, now: Int64
+    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, from tier: Tier,
+    at location: Tier.Location?, now: Int64
   ) throws(FileError) {
+    let fromDisk = tier === disk
     if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
     counters.hitBytes += request.size
     if stored.version >= 0, current.version >= 0, stored.version < current.version { counters.staleServed += 1 }
     if stored.bodyLost { counters.lostBodyServed += 1 }
-    guard let tier = fromDisk ? disk : memory else { return }
     var updated = stored
     updated.accessCount &+= 1
     if !fromDisk || tier.configuration.readsUpdateAccessDate {
       updated.accessedAt = now
       tier.configuration.expiry.touch(&updated, now: now)
     }
-    tier.update(request.key) { $0 = updated }
-    tier.touch(request.key)
+    if let location {
+      tier[location] = updated
+      tier.touch(location)
+    }
     if fromDisk {
       if updated != stored { try backend?.updateDates(request.key, updated) }
       try promote(request.key, updated, now: now)
     } else if configuration.memoryHitTouchesDisk, let disk, var copy = disk.metadata(request.key) {
       copy.accessedAt = now
-      disk.update(request.key) { $0 = copy }
+      disk.update(request.key, copy)
       disk.touch(request.key)
       try backend?.updateDates(request.key, copy)
     }

@@ -16,7 +16,7 @@ extension CacheEngine {
       if let tier, tier.configuration.expiry.mayServeOnError(stored, now: now) {
         latency += inDisk ? (try backend?.read(request.key, stored) ?? 0) : configuration.latency.memoryHit
         counters.servedOnError += 1
-        try serve(request, stored, current, fromDisk: inDisk, now: now)
+        try serve(request, stored, current, from: tier, at: tier.locate(request.key), now: now)
         return
       }
       latency += roundTrip
@@ -66,7 +66,7 @@ extension CacheEngine {
     refreshed.version = current.version
     refreshed.modifiedAt = now
     tier.configuration.expiry.prepare(&refreshed, attributes: current, now: now)
-    tier.update(request.key) { $0 = refreshed }
+    tier.update(request.key, refreshed)
     if inDisk { try backend?.updateDates(request.key, refreshed) }
   }
 

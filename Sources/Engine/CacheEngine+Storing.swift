@@ -31,21 +31,21 @@ extension CacheEngine {
 
   func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard let memory else { return }
-    evicted.removeAll(keepingCapacity: true)
+    evicted.reset()
     _ = memory.insert(key, metadata, evicted: &evicted)
     counters.memoryEvictions += Int64(evicted.count)
-    guard configuration.writePolicy == .writeOnEvict, disk != nil, !evicted.isEmpty else { return }
-    let spilled = evicted
+    guard evicted.collects, disk != nil, !evicted.items.isEmpty else { return }
+    let spilled = evicted.items
     for (victim, victimMetadata) in spilled { try putOnDisk(victim, victimMetadata) }
   }
 
   func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard let disk else { return }
     let previous = disk.metadata(key)
-    var dropped: [(key: UInt64, metadata: EntryMetadata)] = []
+    dropped.reset()
     let admitted = disk.insert(key, metadata, evicted: &dropped)
     counters.diskEvictions += Int64(dropped.count)
-    for (victim, victimMetadata) in dropped {
+    for (victim, victimMetadata) in dropped.items {
       forgetOnDisk(victim)
       try backend?.delete(victim, victimMetadata)
     }
@@ -61,7 +61,7 @@ extension CacheEngine {
   /// Keeps a copy of a disk object in the disk library's memory cache (its evictions are silent).
   func rememberInDiskMemory(_ key: UInt64, _ metadata: EntryMetadata) {
     guard let diskMemory else { return }
-    diskMemoryEvicted.removeAll(keepingCapacity: true)
+    diskMemoryEvicted.reset()
     _ = diskMemory.insert(key, metadata, evicted: &diskMemoryEvicted)
   }
 

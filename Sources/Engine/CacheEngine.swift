@@ -13,20 +13,27 @@ public final class CacheEngine {
   var disk: Tier?
   /// The disk library's own memory cache (NSURLCache's memory part), nil without one.
   var diskMemory: Tier?
-  var diskMemoryEvicted: [(key: UInt64, metadata: EntryMetadata)] = []
+  /// What the disk library's memory cache evicted (silently: only counted).
+  var diskMemoryEvicted = EvictedObjects(collects: false)
   let backend: (any DiskBackend)?
   var origin = OriginModel()
   var counters = EngineStats()
   var diskBaseline = DiskCounters()
   var timerDeadlines: [Int64]
   var lastCleanup: Int64 = .min
-  var evicted: [(key: UInt64, metadata: EntryMetadata)] = []
+  /// Storage reused by every disk cleanup.
+  var cleanupScratch: [CleanupCandidate] = []
+  /// What the last memory insertion or trim evicted (kept when spilled to disk on eviction).
+  var evicted: EvictedObjects
+  /// What the last disk insertion evicted (kept: their files are deleted).
+  var dropped = EvictedObjects(collects: true)
   let seed: UInt64
 
   /// Builds an engine, opening (and recovering) the file store if configured.
   public init(_ configuration: EngineConfiguration, seed: UInt64 = 0) throws(EngineError) {
     self.configuration = configuration
     self.seed = seed
+    evicted = EvictedObjects(collects: configuration.writePolicy == .writeOnEvict && configuration.disk != nil)
     do throws(ConfigurationError) {
       memory = try configuration.memory.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
       disk = try configuration.disk.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
@@ -50,7 +57,6 @@ public final class CacheEngine {
       }
     }
     timerDeadlines = [Int64](repeating: .min, count: configuration.timers.count)
-    evicted.reserveCapacity(64)
     do throws(FileError) {
       try reloadDisk()
     } catch {

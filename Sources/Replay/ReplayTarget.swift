@@ -40,10 +40,18 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
 
   func replay(_ batch: RequestBatch, range: Range<Int>) {
     guard failure == nil else { return }
-    do throws(EngineError) {
-      for index in range { try engine.process(batch[index], batch.attributes(index)) }
-    } catch {
-      failure = error
+    let engine = engine
+    failure = batch.withRequests { requests in
+      batch.withAttributes { attributes in
+        do throws(EngineError) {
+          // Rows without attributes share one empty value: nothing is copied per request.
+          let none = RequestAttributes()
+          for index in range { try engine.process(requests[index], attributes?[index] ?? none) }
+          return nil
+        } catch {
+          return error
+        }
+      }
     }
   }
 

@@ -38,6 +38,9 @@ public protocol CacheSimulation: AnyObject, Sendable {
 
   /// Serves one request; `victims` is replaced by the objects evicted to make room.
   func serve(_ request: Request, victims: inout [Victim]) -> Outcome
+  /// Serves a request for an object known to be cached (a hit: nothing is evicted), without
+  /// collecting victims.
+  func hit(_ request: Request)
   /// Stores the object whether or not it is cached (``EvictionPolicy/store(_:victims:)``);
   /// `victims` is replaced by the objects evicted, possibly the object itself.
   func store(_ request: Request, victims: inout [Victim]) -> Outcome
@@ -87,6 +90,11 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
 
   public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
     collecting(&victims) { policy.handle(request, victims: &$0) }
+  }
+
+  public func hit(_ request: Request) {
+    var ignored = IgnoringVictims()
+    _ = policy.handle(request, victims: &ignored)
   }
 
   public func store(_ request: Request, victims: inout [Victim]) -> Outcome {

@@ -148,6 +148,9 @@ public struct SlotArena<Extra>: ~Copyable {
     unsafeMutableAddress { nodes + Int(slot) }
   }
 
+  /// One past the highest slot ever handed out: every live slot is below it.
+  @inlinable public var slotLimit: Int32 { highWater }
+
   /// Whether `slot` currently holds a live entry.
   @inlinable
   public func isLive(_ slot: Int32) -> Bool {

@@ -6,9 +6,9 @@ import Policies
 final class Tier {
   let configuration: TierConfiguration
   private let simulation: any CacheSimulation
-  private var entries = SlotArena<EntryMetadata>(initialCapacity: 1024)
+  private var entries = MetadataTable(initialCapacity: 1024)
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
-  private var untracked = SlotArena<EntryMetadata>(initialCapacity: 16)
+  private var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
 
   init(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError) {
@@ -35,45 +35,67 @@ final class Tier {
     }
   }
 
+  /// Where a held object's metadata lives: a slot of the tracked or of the untracked arena.
+  /// Valid until the tier next inserts, removes or evicts.
+  struct Location {
+    let slot: Int32
+    let tracked: Bool
+  }
+
+  /// Where `key`'s metadata is, or nil: one hash lookup for a tracked object.
+  @inline(__always)
+  func locate(_ key: UInt64) -> Location? {
+    let slot = entries.find(key)
+    if slot >= 0 { return Location(slot: slot, tracked: true) }
+    let loose = untracked.find(key)
+    return loose >= 0 ? Location(slot: loose, tracked: false) : nil
+  }
+
+  /// The metadata at `location`.
+  @inline(__always)
+  subscript(location: Location) -> EntryMetadata {
+    get { location.tracked ? entries[location.slot] : untracked[location.slot] }
+    set {
+      if location.tracked { entries[location.slot] = newValue } else { untracked[location.slot] = newValue }
+    }
+  }
+
   /// The metadata of `key`, if held (tracked or untracked).
   func metadata(_ key: UInt64) -> EntryMetadata? {
-    let slot = entries.find(key)
-    if slot >= 0 { return entries[slot].extra }
-    let loose = untracked.find(key)
-    return loose >= 0 ? untracked[loose].extra : nil
+    locate(key).map { self[$0] }
   }
 
   /// Replaces the metadata of a held object.
-  func update(_ key: UInt64, _ body: (inout EntryMetadata) -> Void) {
-    let slot = entries.find(key)
-    if slot >= 0 {
-      body(&entries[slot].extra)
-      return
-    }
-    let loose = untracked.find(key)
-    if loose >= 0 { body(&untracked[loose].extra) }
+  func update(_ key: UInt64, _ metadata: EntryMetadata) {
+    if let location = locate(key) { self[location] = metadata }
   }
 
-  /// Records a hit with the policy (untracked objects have none).
+  /// Records a hit with the policy (untracked objects have none): one policy lookup.
+  @inline(__always)
+  func touch(_ location: Location) {
+    guard location.tracked else { return }
+    simulation.hit(Request(key: entries.key(location.slot), size: units(of: entries[location.slot])))
+  }
+
+  /// ``touch(_:)`` by key.
   func touch(_ key: UInt64) {
-    let slot = entries.find(key)
-    guard slot >= 0 else { return }
-    _ = simulation.serve(Request(key: key, size: units(of: entries[slot].extra)), victims: &scratch)
+    if let location = locate(key) { touch(location) }
   }
 
   /// Stores `metadata` under `key`, replacing a held copy as the policy's
   /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
   /// copy is held afterwards (a refused store may leave the old copy) and appends every object
   /// evicted, possibly the new one itself.
-  func insert(_ key: UInt64, _ metadata: EntryMetadata, evicted: inout [(key: UInt64, metadata: EntryMetadata)]) -> Bool
-  {
+  func insert(_ key: UInt64, _ metadata: EntryMetadata, evicted: inout EvictedObjects) -> Bool {
     let size = units(of: metadata)
     if let limit = configuration.admissionLimit, Double(size) >= limit * Double(configuration.capacity) {
       remove(key)
       return false
     }
-    let loose = untracked.find(key)
-    if loose >= 0 { untracked.remove(loose) }
+    if untracked.count > 0 {
+      let loose = untracked.find(key)
+      if loose >= 0 { untracked.remove(loose) }
+    }
     let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
     if outcome == .rejected, entries.find(key) >= 0, simulation.contains(key) {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
@@ -87,20 +109,20 @@ final class Tier {
       }
       let slot = entries.find(victim.key)
       guard slot >= 0 else { continue }
-      evicted.append((victim.key, entries[slot].extra))
+      evicted.record(victim.key, entries[slot])
       entries.remove(slot)
     }
     let held = simulation.contains(key)
     let slot = entries.find(key)
     if keyEvicted {
       // Either the old copy left before the new one was stored, or the new one itself left.
-      evicted.append((key, held && slot >= 0 ? entries[slot].extra : metadata))
+      evicted.record(key, held && slot >= 0 ? entries[slot] : metadata)
     }
     if held, slot >= 0 {
-      entries[slot].extra = metadata
-      entries[slot].size = size
+      entries[slot] = metadata
+      entries.setSize(slot, size)
     } else if held {
-      _ = entries.insert(key: key, size: size, extra: metadata)
+      _ = entries.insert(key: key, size: size, metadata: metadata)
     } else if slot >= 0 {
       entries.remove(slot)
     }
@@ -110,7 +132,7 @@ final class Tier {
   /// Keeps `metadata` in memory outside the policy (untracked promotion).
   func insertUntracked(_ key: UInt64, _ metadata: EntryMetadata) {
     guard entries.find(key) < 0, untracked.find(key) < 0 else { return }
-    _ = untracked.insert(key: key, size: metadata.size, extra: metadata)
+    _ = untracked.insert(key: key, size: metadata.size, metadata: metadata)
   }
 
   /// Removes `key`; returns its metadata if it was held.
@@ -118,35 +140,60 @@ final class Tier {
   func remove(_ key: UInt64) -> EntryMetadata? {
     let slot = entries.find(key)
     if slot >= 0 {
-      let metadata = entries[slot].extra
+      let metadata = entries[slot]
       entries.remove(slot)
       _ = simulation.remove(key)
       return metadata
     }
     let loose = untracked.find(key)
     guard loose >= 0 else { return nil }
-    let metadata = untracked[loose].extra
+    let metadata = untracked[loose]
     untracked.remove(loose)
     return metadata
   }
 
   /// Evicts by the policy's rule (at least one object); appends what left.
-  func evict(_ evicted: inout [(key: UInt64, metadata: EntryMetadata)]) {
+  func evict(_ evicted: inout EvictedObjects) {
     simulation.evict(victims: &scratch)
     for victim in scratch {
       let slot = entries.find(victim.key)
       guard slot >= 0 else { continue }
-      evicted.append((victim.key, entries[slot].extra))
+      evicted.record(victim.key, entries[slot])
       entries.remove(slot)
     }
+  }
+
+  /// Calls `body` with every held object (untracked first, then tracked, in slot order)
+  /// without collecting them; `body` must not change the tier.
+  func forEachObject(_ body: (UInt64, EntryMetadata) throws(FileError) -> Void) throws(FileError) {
+    var slot: Int32 = 0
+    // Slot by slot rather than through a closure-taking arena method, so `body` may throw.
+    while slot < untracked.slotLimit {
+      if untracked.isLive(slot) { try body(untracked.key(slot), untracked[slot]) }
+      slot += 1
+    }
+    slot = 0
+    while slot < entries.slotLimit {
+      if entries.isLive(slot) { try body(entries.key(slot), entries[slot]) }
+      slot += 1
+    }
+  }
+
+  /// The keys of every held object (untracked first, then tracked), in slot order.
+  func keys() -> [UInt64] {
+    var result: [UInt64] = []
+    result.reserveCapacity(count)
+    untracked.forEachLiveSlot { slot in result.append(untracked.key(slot)) }
+    entries.forEachLiveSlot { slot in result.append(entries.key(slot)) }
+    return result
   }
 
   /// Every held object (untracked first, then tracked), in slot order.
   func all() -> [(key: UInt64, metadata: EntryMetadata)] {
     var result: [(key: UInt64, metadata: EntryMetadata)] = []
     result.reserveCapacity(count)
-    untracked.forEachLiveSlot { slot in result.append((untracked[slot].key, untracked[slot].extra)) }
-    entries.forEachLiveSlot { slot in result.append((entries[slot].key, entries[slot].extra)) }
+    untracked.forEachLiveSlot { slot in result.append((untracked.key(slot), untracked[slot])) }
+    entries.forEachLiveSlot { slot in result.append((entries.key(slot), entries[slot])) }
     return result
   }
 
@@ -159,7 +206,7 @@ final class Tier {
       throw InvariantViolation("policy holds \(simulation.objectCount) objects, metadata \(entries.count)")
     }
     var missing = false
-    entries.forEachLiveSlot { slot in if !simulation.contains(entries[slot].key) { missing = true } }
+    entries.forEachLiveSlot { slot in if !simulation.contains(entries.key(slot)) { missing = true } }
     guard !missing else { throw InvariantViolation("an object with metadata is not in the policy") }
   }
 }

@@ -42,6 +42,16 @@ struct CacheLabParser: CountingLineParser {
   /// Column of each field index (nil: ignored).
   private var columns: [Column?] = []
   private var required: Int = 0
+  /// Parsed values of repeated header texts (a trace repeats a few `cache_control`, `class`,
+  /// `op` and `event` values on every row).
+  private let memos = Memos()
+
+  final class Memos {
+    var cacheControl = FieldMemo<CacheControl>()
+    var contentClass = FieldMemo<ContentClass>(slots: 16)
+    var operation = FieldMemo<Request.Operation>(slots: 16)
+    var event = FieldMemo<LifecycleEvent>(slots: 16)
+  }
 
   mutating func begin(_ lines: LineReader) throws(TraceError) {
     guard let header = try lines.nextLine() else { return }
@@ -72,11 +82,12 @@ struct CacheLabParser: CountingLineParser {
     var row = RequestAttributes()
     var keyPresent = false
     let columns = columns
+    let memos = memos
     let fields = try splitter.forEachField(line) { (index, raw) throws(LineError) -> Bool in
       guard index < columns.count, let column = columns[index] else { return true }
       let field = ByteParsing.trim(raw)
       if field.isEmpty { return true }
-      try Self.apply(column, field, to: &parsed, &row, keyPresent: &keyPresent)
+      try Self.apply(column, field, to: &parsed, &row, keyPresent: &keyPresent, memos: memos)
       return true
     }
     guard fields >= required else { throw LineError("expected at least \(required) fields, found \(fields)") }
@@ -109,7 +120,7 @@ struct CacheLabParser: CountingLineParser {
 
   private static func apply(
     _ column: Column, _ field: UnsafeRawBufferPointer, to request: inout Request,
-    _ row: inout RequestAttributes, keyPresent: inout Bool
+    _ row: inout RequestAttributes, keyPresent: inout Bool, memos: Memos
   ) throws(LineError) {
     switch column {
     case .time: request.time = try seconds(field, column)
@@ -123,28 +134,16 @@ struct CacheLabParser: CountingLineParser {
         throw LineError("size '\(text(field))' is not a non-negative integer")
       }
       request.size = Int64(size)
-    case .op:
-      switch text(field).lowercased() {
-      case "get", "read", "get_lease": request.operation = .get
-      case "put", "set", "write", "set_lease": request.operation = .put
-      case "delete", "del", "remove": request.operation = .delete
-      case "event", "evt": request.operation = .event
-      case "origin", "update": request.operation = .origin
-      case let other: throw LineError("op '\(other)' is not one of get, put, delete, event, origin")
-      }
+    case .op: request.operation = try memos.operation.value(field, parse: operation)
     case .cost:
       let cost = try integer(field, column)
       guard cost >= 0 else { throw LineError("cost must not be negative") }
       guard cost <= Request.maximumSize else { throw LineError("cost \(cost) is above 2^48") }
       row.cost = cost
     case .ttl: row.ttl = try seconds(field, column)
-    case .contentClass:
-      guard let value = ContentClass(name: text(field)) else {
-        throw LineError("class '\(text(field))' is not data, image, voice, object or a MIME type")
-      }
-      row.contentClass = value
+    case .contentClass: row.contentClass = try memos.contentClass.value(field, parse: contentClass)
     case .version: row.version = try integer(field, column)
-    case .cacheControl: row.cacheControl = CacheControl(parsing: text(field))
+    case .cacheControl: row.cacheControl = try memos.cacheControl.value(field) { CacheControl(parsing: text($0)) }
     case .expires:
       // A number is an absolute time; anything else (e.g. "Thu, 01 Jan 1970 garbage") is an
       // invalid Expires, which RFC 9111 treats as already expired.
@@ -157,12 +156,20 @@ struct CacheLabParser: CountingLineParser {
       // RFC 9111 §1.2.2: delta-seconds beyond 2^31 are taken as 2^31.
       row.age = min(age, Int64(Int32.max))
     case .etag:
-      var value = Substring(text(field))
-      if value.hasPrefix("W/") {
-        row.etagIsWeak = true
-        value = value.dropFirst(2)
+      let hash: UInt64
+      if field.allSatisfy({ $0 < 0x80 }) {
+        // ASCII: the bytes are the text's UTF-8, so hashing them in place gives its hash.
+        let weak = field.count >= 2 && field[0] == UInt8(ascii: "W") && field[1] == UInt8(ascii: "/")
+        row.etagIsWeak = weak
+        hash = KeyHash.hash(weak ? UnsafeRawBufferPointer(rebasing: field[2...]) : field)
+      } else {
+        var value = Substring(text(field))
+        if value.hasPrefix("W/") {
+          row.etagIsWeak = true
+          value = value.dropFirst(2)
+        }
+        hash = KeyHash.hash(String(value))
       }
-      let hash = KeyHash.hash(String(value))
       row.etag = hash == 0 ? 1 : hash
     case .status:
       let status = try integer(field, column)
@@ -177,14 +184,35 @@ struct CacheLabParser: CountingLineParser {
       row.storedSize = bytes
     case .vary: row.vary = true
     case .authorization: row.authorization = true
-    case .event:
-      guard let event = LifecycleEvent(name: text(field)) else {
-        throw LineError(
-          "event '\(text(field))' is not one of "
-            + LifecycleEvent.allCases.dropFirst().map(\.name).joined(separator: ", "))
-      }
-      row.event = event
+    case .event: row.event = try memos.event.value(field, parse: event)
     }
+  }
+
+  private static func operation(_ field: UnsafeRawBufferPointer) throws(LineError) -> Request.Operation {
+    switch text(field).lowercased() {
+    case "get", "read", "get_lease": return .get
+    case "put", "set", "write", "set_lease": return .put
+    case "delete", "del", "remove": return .delete
+    case "event", "evt": return .event
+    case "origin", "update": return .origin
+    case let other: throw LineError("op '\(other)' is not one of get, put, delete, event, origin")
+    }
+  }
+
+  private static func contentClass(_ field: UnsafeRawBufferPointer) throws(LineError) -> ContentClass {
+    guard let value = ContentClass(name: text(field)) else {
+      throw LineError("class '\(text(field))' is not data, image, voice, object or a MIME type")
+    }
+    return value
+  }
+
+  private static func event(_ field: UnsafeRawBufferPointer) throws(LineError) -> LifecycleEvent {
+    guard let event = LifecycleEvent(name: text(field)) else {
+      throw LineError(
+        "event '\(text(field))' is not one of "
+          + LifecycleEvent.allCases.dropFirst().map(\.name).joined(separator: ", "))
+    }
+    return event
   }
 }
 
