@@ -272,6 +272,8 @@ def run_peer(task: dict) -> dict:
     if task["randomised"] and _set_rand_seed is not None:
         _set_rand_seed(0)
     cache = getattr(native, task["init"])(params, task["params"])
+    if os.environ.get("PEER_DIFF_TRACE"):
+        print(f"peer-diff: {task['init']} {task['params']} {task['capacity']} {task['source']['path']} object={task['object_mode']}", file=sys.stderr, flush=True)
     started = time.perf_counter()
     miss_ratio, byte_miss_ratio = native.c_process_trace(cache, reader)
     seconds = time.perf_counter() - started

@@ -89,38 +89,20 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func resetCounters() { _counters = MissCounters() }
 
   public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
-    collecting(&victims) { policy.handle(request, victims: &$0) }
+    policy.serve(request, collecting: &victims)
   }
 
-  public func hit(_ request: Request) {
-    var ignored = IgnoringVictims()
-    _ = policy.handle(request, victims: &ignored)
-  }
+  public func hit(_ request: Request) { policy.hit(request) }
 
   public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
-    collecting(&victims) { policy.store(request, victims: &$0) }
-  }
-
-  /// Runs `body` with a sink that fills `victims` (emptied first, its storage reused).
-  private func collecting(_ victims: inout [Victim], _ body: (inout ArrayVictimSink) -> Outcome) -> Outcome {
-    victims.removeAll(keepingCapacity: true)
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    let outcome = body(&sink)
-    swap(&sink.victims, &victims)
-    return outcome
+    policy.store(request, collecting: &victims)
   }
 
   public func remove(_ key: UInt64) -> Victim? { policy.remove(key) }
 
   public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
 
-  public func evict(victims: inout [Victim]) {
-    _ = collecting(&victims) { sink in
-      if policy.objectCount > 0 { policy.evict(into: &sink) }
-      return .rejected
-    }
-  }
+  public func evict(victims: inout [Victim]) { policy.evict(collecting: &victims) }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {

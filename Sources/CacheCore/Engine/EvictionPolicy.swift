@@ -68,6 +68,16 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
     _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
     rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters)
 
+  /// ``handle(_:victims:)``, ``store(_:victims:)`` and ``evict(into:)`` with the victims
+  /// collected in an array (emptied first, its storage reused), and a hit without victims:
+  /// the calls an engine tier makes through ``CacheSimulation``. Requirements with shared
+  /// defaults, like ``replay(_:range:counters:)``, so that each conformance gets a copy
+  /// specialised for its policy (a generic class's methods would run unspecialised).
+  mutating func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome
+  mutating func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome
+  mutating func evict(collecting victims: inout [Victim])
+  mutating func hit(_ request: Request)
+
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
   /// requests later) the entry the bucket points to. Optional; the default does nothing.
   func prefetch(_ key: UInt64, stage: Int)
@@ -102,6 +112,40 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
+
+  @inlinable
+  public mutating func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    defer { swap(&sink.victims, &victims) }
+    return handle(request, victims: &sink)
+  }
+
+  @inlinable
+  public mutating func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    defer { swap(&sink.victims, &victims) }
+    return store(request, victims: &sink)
+  }
+
+  @inlinable
+  public mutating func evict(collecting victims: inout [Victim]) {
+    victims.removeAll(keepingCapacity: true)
+    guard objectCount > 0 else { return }
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    defer { swap(&sink.victims, &victims) }
+    evict(into: &sink)
+  }
+
+  @inlinable
+  public mutating func hit(_ request: Request) {
+    var ignored = IgnoringVictims()
+    _ = handle(request, victims: &ignored)
+  }
 
   /// A `put` replaces the object (not counted as a request), a `delete` removes it; event
   /// and origin rows do not concern a plain policy.
