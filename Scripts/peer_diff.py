@@ -257,9 +257,81 @@ def trace_totals(source: dict, object_mode: bool) -> tuple[int, int]:
     return n, total
 
 
-def _worker_init() -> None:
-    # Readers opened before the fork share file offsets with the parent: open new ones.
+def _worker(inbox, outbox) -> None:
     _readers.clear()
+    if not os.environ.get("PEER_DIFF_TRACE"):
+        # libCacheSim's C code logs warnings (objects larger than the cache...) to stderr.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    while True:
+        task = inbox.get()
+        if task is None:
+            return
+        outbox.put(("start", task["id"], os.getpid()))
+        try:
+            result = run_peer(task)
+        except Exception as error:  # a Python-level failure of the package
+            result = {"id": task["id"], "error": f"package error: {error}"}
+        outbox.put(("done", result, os.getpid()))
+
+
+def run_pool(tasks: list[dict], jobs: int, timeout: float) -> list[dict]:
+    """Runs the package caches in worker processes. A cache that runs longer than `timeout`
+    seconds (libCacheSim's LFUDA can spend hours in update_min_freq) or kills its process
+    (libCacheSim aborts on some errors) is recorded with an error and its worker replaced."""
+    ctx = get_context("fork")
+    inbox, outbox = ctx.Queue(), ctx.Queue()
+    for task in tasks:
+        inbox.put(task)
+    workers: dict[int, list] = {}  # pid -> [process, task id or None, start time]
+
+    def spawn():
+        proc = ctx.Process(target=_worker, args=(inbox, outbox), daemon=True)
+        proc.start()
+        workers[proc.pid] = [proc, None, 0.0]
+
+    for _ in range(min(jobs, len(tasks))):
+        spawn()
+    results: dict[int, dict] = {}
+    import queue as queue_module
+
+    while len(results) < len(tasks):
+        try:
+            kind, payload, pid = outbox.get(timeout=0.5)
+            if kind == "start":
+                if pid in workers:
+                    workers[pid][1:] = [payload, time.monotonic()]
+            else:
+                results[payload["id"]] = payload
+                if pid in workers:
+                    workers[pid][1] = None
+        except queue_module.Empty:
+            pass
+        now = time.monotonic()
+        for pid, (proc, current, since) in list(workers.items()):
+            dead = not proc.is_alive()
+            if current is not None and current not in results and (dead or now - since > timeout):
+                if not dead:
+                    proc.kill()
+                proc.join()
+                results[current] = {
+                    "id": current,
+                    "error": f"package gave no result: {'process died (exit ' + str(proc.exitcode) + ')' if dead else f'still running after {timeout:g} s'}",
+                }
+                del workers[pid]
+                if len(results) + sum(1 for w in workers.values() if w[1] is not None) < len(tasks):
+                    spawn()
+            elif dead:
+                del workers[pid]
+                spawn()
+    for _ in workers:
+        inbox.put(None)
+    for proc, _, _ in workers.values():
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+    return list(results.values())
 
 
 def run_peer(task: dict) -> dict:
@@ -280,7 +352,7 @@ def run_peer(task: dict) -> dict:
     n, total = task["requests"], task["request_bytes"]
     hits = round((1.0 - miss_ratio) * n)
     hit_bytes = round((1.0 - byte_miss_ratio) * total)
-    return {"id": task["id"], "misses": n - hits, "miss_bytes": total - hit_bytes, "seconds": seconds, "name": cache.cache_name}
+    return {"id": task["id"], "misses": n - hits, "miss_bytes": total - hit_bytes, "seconds": seconds}
 
 
 # --------------------------------------------------------------------------------------------
@@ -496,6 +568,7 @@ def main() -> int:
     ap.add_argument("--sizes", help="sizes as CacheLab's --sizes takes them (fractions, counts, 10MiB...), for every mode")
     ap.add_argument("--modes", default="object,byte", help="object, byte or both (default both; byte only for traces with sizes)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="package worker processes (default: cores)")
+    ap.add_argument("--timeout", type=float, default=30, help="seconds one package cache may run (default 30)")
     ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; results do not depend on it)")
     ap.add_argument("--only-differences", action="store_true", help="print only rows that are not equal")
     ap.add_argument("--csv", help="also write the table as CSV to this file")
@@ -603,21 +676,16 @@ def main() -> int:
                     })  # fmt: skip
         # Longest first keeps the workers busy to the end.
         tasks.sort(key=lambda task: -task["requests"])
-        if args.jobs > 1:
-            with get_context("fork").Pool(args.jobs, initializer=_worker_init) as pool:
-                results = pool.map(run_peer, tasks, chunksize=1)
-        else:
-            results = [run_peer(task) for task in tasks]
-        for res in results:
+        for res in run_pool(tasks, max(1, args.jobs), args.timeout):
             row = rows[res["id"]]
-            row["peer_misses"] = res["misses"]
-            row["peer_miss_bytes"] = res["miss_bytes"]
-            row["peer_name"] = res["name"]
+            row["peer_misses"] = res.get("misses")
+            row["peer_miss_bytes"] = res.get("miss_bytes")
+            row["peer_error"] = res.get("error", "")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
     # Classify
-    counts = {"equal": 0, "version drift": 0, "randomised": 0, "DIFFERENT": 0}
+    counts = {"equal": 0, "version drift": 0, "randomised": 0, "package failed": 0, "DIFFERENT": 0}
     for row in rows:
         lab = (row["cachelab_misses"], row["cachelab_miss_bytes"])
         peer = (row["peer_misses"], row["peer_miss_bytes"])
@@ -626,7 +694,12 @@ def main() -> int:
         ref = None
         if ref_key and row["mode"] == "byte" and row["trace"].endswith("oracleGeneral.bin"):
             ref = reference.get((ref_key[0], ref_key[1], row["capacity"]))
-        if (row["cachelab_requests"], row["cachelab_request_bytes"]) != (row["peer_requests"], row["peer_request_bytes"]):
+        if row["peer_error"]:
+            status = "package failed"
+            note = row["peer_error"]
+            if row["policy"] == "lfuda":
+                note += " (libCacheSim LFUDA.c update_min_freq scans every integer between min_freq and max_freq, which grow by min_freq on each hit)"
+        elif (row["cachelab_requests"], row["cachelab_request_bytes"]) != (row["peer_requests"], row["peer_request_bytes"]):
             status = "DIFFERENT"
             note = f"input differs: CacheLab read {row['cachelab_requests']} requests / {row['cachelab_request_bytes']} B, the package {row['peer_requests']} / {row['peer_request_bytes']} B"
         elif lab == peer:
@@ -660,7 +733,7 @@ def main() -> int:
     def cells(row):
         return [
             row["trace"], row["mode"], row["size"], str(row["capacity"]), short_name(row["policy"]),
-            str(row["cachelab_misses"]), str(row["cachelab_miss_bytes"]), str(row["peer_misses"]), str(row["peer_miss_bytes"]), row["status"],
+            str(row["cachelab_misses"]), str(row["cachelab_miss_bytes"]), str(row["peer_misses"] if row["peer_misses"] is not None else "-"), str(row["peer_miss_bytes"] if row["peer_miss_bytes"] is not None else "-"), row["status"],
         ]  # fmt: skip
 
     shown = [r for r in rows if not (args.only_differences and r["status"] == "equal")]
@@ -680,7 +753,7 @@ def main() -> int:
             print(f"{label} ({len(rs)} rows): {note}")
     print()
     print(f"libcachesim {PACKAGE_VERSION} vs {binary}: {len(rows)} rows, {len(policies)} policies, {len(plan)} trace/mode runs, {time.time() - started:.1f} s")
-    print("totals: " + ", ".join(f"{counts[k]} {k}" for k in ("equal", "version drift", "randomised", "DIFFERENT") if counts[k] or k in ("equal", "DIFFERENT")))
+    print("totals: " + ", ".join(f"{counts[k]} {k}" for k in ("equal", "version drift", "randomised", "package failed", "DIFFERENT") if counts[k] or k in ("equal", "DIFFERENT")))
     skipped = [f"{k} ({v})" for k, v in NOT_COMPARED_TRACES.items() if (traces_dir / k).exists()] if not args.traces and not args.subset else []
     if skipped:
         print("not compared: " + "; ".join(skipped))
