@@ -12,7 +12,7 @@ public protocol RegistryEntry: Sendable {
   var parameters: [ParameterSpec] { get }
 }
 
-/// One named, ordered set of entries (policies, trace formats, presets, generators): lookup by
+/// One named, ordered set of entries (policies, trace formats, presets, expiry rules, generators): lookup by
 /// name or alias with a did-you-mean, `name:key=value,...` specs, the aligned listing the
 /// `cachelab` listing commands print and Markdown tables for the README. Built-in entries come
 /// first; a program using CacheLab as a library adds its own with ``register(_:)``.

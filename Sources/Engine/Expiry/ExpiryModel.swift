@@ -23,28 +23,30 @@ public struct ExpiryModel: Sendable, Equatable, CustomStringConvertible {
     ExpiryModel(HTTPExpiry(heuristic: heuristic, shared: shared))
   }
 
-  /// Parameterless rules by name, library rules included (one line each).
-  static let named: [ExpiryModel] = [.none, .http(), .mknetworkkit, .mknetworkkitIntended, .urlcacheLinux]
+  /// Every expiry rule `--expiry` accepts, in listing order (library rules are defined in
+  /// their preset's file).
+  public static let registry = Registry<ExpiryRuleEntry>(
+    kind: "expiry rule", plural: "expiry rules",
+    [.none, .ttl, .http, .mknetworkkit, .mknetworkkitIntended, .urlcacheLinux])
 
   public var description: String { rule.name }
 
   public static func == (a: ExpiryModel, b: ExpiryModel) -> Bool { a.rule.name == b.rule.name }
 
-  /// Parses `none`, `ttl:300s[,sliding]`, `http[:heuristic=0.1][,shared]` or a library rule
-  /// (`mknetworkkit`, `mknetworkkit-intended`, `urlcache-linux`).
+  /// Parses `name[:key=value,...]` with the registry's shorthands: `none`, `ttl:300s,sliding`,
+  /// `http:heuristic=0.2,shared`, `mknetworkkit`, ...
+  ///
+  /// - Throws: ``ConfigurationError`` naming the spec, for an unknown rule or a bad parameter.
   public init(parsing text: String) throws(ConfigurationError) {
-    let lowered = text.lowercased()
-    if let match = Self.named.first(where: { $0.rule.name == lowered }) {
-      self = match
-    } else if lowered.hasPrefix("http:") {
-      self.init(try HTTPExpiry(parsing: lowered.dropFirst(5)))
-    } else if lowered.hasPrefix("ttl:") {
-      self.init(try TTLExpiry(parsing: lowered.dropFirst(4)))
-    } else {
-      throw ConfigurationError(
-        .invalidValue,
-        "unknown expiry '\(text)'; known: ttl:DURATION[,sliding], http[:heuristic=F][,shared], "
-          + Self.named.map(\.rule.name).joined(separator: ", "))
+    let colon = text.firstIndex(of: ":")
+    let name = colon.map { String(text[..<$0]) } ?? text
+    let options = colon.map { text[text.index(after: $0)...] } ?? ""
+    do throws(ConfigurationError) {
+      let entry = try Self.registry.named(name)
+      let parameters = try Self.registry.parse(entry.name + ":" + entry.expandingShorthands(options)).parameters
+      self.init(entry.build(parameters))
+    } catch {
+      throw ConfigurationError(error.code, "expiry '\(text)': \(error.message)")
     }
   }
 

@@ -41,27 +41,24 @@ struct HTTPExpiry: ExpiryRule {
       < cc.staleIfError * microsecondsPerSecond
   }
 
-  /// Parses the text after `http:`: `[heuristic=F][,shared]`.
-  init(parsing text: Substring) throws(ConfigurationError) {
-    var heuristic = 0.1
-    var shared = false
-    for option in text.split(separator: ",", omittingEmptySubsequences: false) {
-      if option == "shared" {
-        shared = true
-      } else if option.hasPrefix("heuristic="), let value = Double(option.dropFirst("heuristic=".count)),
-        value >= 0, value <= 1
-      {
-        heuristic = value
-      } else {
-        throw ConfigurationError(
-          .invalidValue, "expiry 'http:\(text)': write http[:heuristic=F][,shared] with F in 0...1, e.g. http:shared")
-      }
-    }
-    self.init(heuristic: heuristic, shared: shared)
-  }
-
   init(heuristic: Double = 0.1, shared: Bool = false) {
     self.heuristic = heuristic
     self.shared = shared
+  }
+}
+
+extension ExpiryRuleEntry {
+  /// `http[:heuristic=F][,shared]`.
+  public static let http = ExpiryRuleEntry(
+    name: "http",
+    summary: "RFC 9111 freshness and revalidation (304/200), stale-while-revalidate, stale-if-error",
+    parameters: [
+      ParameterSpec(
+        "heuristic", default: "0.1", .real(0...1), help: "heuristic freshness: this × (Date − Last-Modified)"),
+      ParameterSpec(
+        "shared", default: "false", .boolean, help: "a shared cache (CDN, proxy): s-maxage wins, private is not stored"),
+    ]
+  ) { parameters in
+    HTTPExpiry(heuristic: parameters.real("heuristic"), shared: parameters.boolean("shared"))
   }
 }

@@ -24,22 +24,23 @@ struct TTLExpiry: ExpiryRule {
     if sliding, metadata.ttl > 0 { metadata.expiresAt = now + metadata.ttl }
   }
 
-  /// Parses the text after `ttl:`: `DURATION[,sliding]`.
-  init(parsing text: Substring) throws(ConfigurationError) {
-    let parts = text.split(separator: ",")
-    guard let first = parts.first, let micros = Duration.microseconds(String(first)),
-      parts.count == 1 || (parts.count == 2 && parts[1] == "sliding")
-    else {
-      throw ConfigurationError(
-        .invalidValue,
-        "expiry 'ttl:\(text)': write ttl:DURATION[,sliding], e.g. ttl:300s,sliding (at most \(Duration.maximumDescription))"
-      )
-    }
-    self.init(duration: micros, sliding: parts.count == 2)
-  }
-
   init(duration: Int64, sliding: Bool) {
     self.duration = duration
     self.sliding = sliding
+  }
+}
+
+extension ExpiryRuleEntry {
+  /// `ttl:DURATION[,sliding]`.
+  public static let ttl = ExpiryRuleEntry(
+    name: "ttl",
+    summary: "a library time to live: the trace's ttl column, else duration; an expired object is a miss",
+    parameters: [
+      ParameterSpec("duration", default: "0", .duration, help: "time to live when the trace gives none (0: never)"),
+      ParameterSpec("sliding", default: "false", .boolean, help: "every hit restarts the time to live"),
+    ],
+    positional: "duration"
+  ) { parameters in
+    TTLExpiry(duration: parameters.duration("duration"), sliding: parameters.boolean("sliding"))
   }
 }

@@ -100,6 +100,18 @@ extension ExpiryModel {
   public static let mknetworkkitIntended = ExpiryModel(MKNetworkKitExpiry(faithful: false))
 }
 
+extension ExpiryRuleEntry {
+  /// `mknetworkkit` and `mknetworkkit-intended`.
+  public static let mknetworkkit = ExpiryRuleEntry(
+    name: "mknetworkkit",
+    summary: "MKNetworkKit 2.x's decision table with its bugs (any Cache-Control: fresh forever)"
+  ) { _ in MKNetworkKitExpiry(faithful: true) }
+  public static let mknetworkkitIntended = ExpiryRuleEntry(
+    name: "mknetworkkit-intended",
+    summary: "MKNetworkKit as intended: max-age | Expires | 600 s | 7 d for images; stale served, then revalidated"
+  ) { _ in MKNetworkKitExpiry(faithful: false) }
+}
+
 /// MKNetworkHost `startRequest:`'s freshness decision (seed-systems §1.3), faithful or intended.
 struct MKNetworkKitExpiry: ExpiryRule {
   var faithful: Bool

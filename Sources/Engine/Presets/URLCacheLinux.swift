@@ -89,6 +89,14 @@ extension ExpiryModel {
   public static let urlcacheLinux = ExpiryModel(URLCacheLinuxExpiry())
 }
 
+extension ExpiryRuleEntry {
+  /// `urlcache-linux`.
+  public static let urlcacheLinux = ExpiryRuleEntry(
+    name: "urlcache-linux",
+    summary: "swift-corelibs-foundation's canCache at every lookup: no heuristics, no revalidation"
+  ) { _ in URLCacheLinuxExpiry() }
+}
+
 /// `canCache` of swift-corelibs-foundation's HTTPURLProtocol, which `canRespondFromCache`
 /// re-evaluates at each lookup (removing the entry when it fails): no heuristics, no
 /// revalidation; a response with neither max-age nor Expires is fresh forever.
