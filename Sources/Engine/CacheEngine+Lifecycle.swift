@@ -25,13 +25,11 @@ extension CacheEngine {
 
   /// Rebuilds the disk tier from the file store (launch); no-op for the simulated disk.
   func reloadDisk() throws(FileError) {
-    guard case .file = configuration.diskBackend, let backend, let tierConfiguration = configuration.disk else {
-      return
-    }
+    guard case .file = configuration.diskBackend, let backend, let disk else { return }
     let found = try backend.recover().sorted { $0.metadata.accessedAt < $1.metadata.accessedAt }
-    disk = try? Tier(tierConfiguration, seed: seed)
+    disk.reset()
     var dropped = EvictedObjects(collects: true)
-    for (key, metadata) in found { _ = disk?.insert(key, metadata, evicted: &dropped) }
+    for (key, metadata) in found { _ = disk.insert(key, metadata, evicted: &dropped) }
     for (key, metadata) in dropped.items { try backend.delete(key, metadata) }
   }
 

@@ -9,10 +9,10 @@ import Policies
 /// clock, except that the file backend measures its real disk operations.
 public final class CacheEngine {
   public let configuration: EngineConfiguration
-  var memory: Tier?
-  var disk: Tier?
+  let memory: Tier?
+  let disk: Tier?
   /// The disk library's own memory cache (NSURLCache's memory part), nil without one.
-  var diskMemory: Tier?
+  let diskMemory: Tier?
   /// What the disk library's memory cache evicted (silently: only counted).
   var diskMemoryEvicted = EvictedObjects(collects: false)
   let backend: (any DiskBackend)?

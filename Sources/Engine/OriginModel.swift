@@ -20,6 +20,11 @@ struct OriginModel: ~Copyable {
   /// The attributes of a `get` row with the version filled in from the model.
   mutating func current(_ key: UInt64, _ attributes: RequestAttributes) -> RequestAttributes {
     var current = attributes
+    if attributes.version < 0, versions.count == 0 {
+      // No version seen yet (a trace without versions): every object is at the first, 0.
+      current.version = 0
+      return current
+    }
     let slot = versions.find(key)
     if attributes.version >= 0 {
       if slot >= 0 {

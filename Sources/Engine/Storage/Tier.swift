@@ -5,7 +5,8 @@ import Policies
 /// holds, kept in step (every insertion, eviction and removal updates both).
 final class Tier {
   let configuration: TierConfiguration
-  private let simulation: any CacheSimulation
+  private var simulation: any CacheSimulation
+  private let seed: UInt64
   private var entries = MetadataTable(initialCapacity: 1024)
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
   private var untracked = MetadataTable(initialCapacity: 16)
@@ -13,10 +14,25 @@ final class Tier {
 
   init(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError) {
     self.configuration = configuration
-    simulation = try configuration.policy.entry.makeSimulation(
+    self.seed = seed
+    simulation = try Self.makeSimulation(configuration, seed: seed)
+    scratch.reserveCapacity(64)
+  }
+
+  private static func makeSimulation(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError)
+    -> any CacheSimulation
+  {
+    try configuration.policy.entry.makeSimulation(
       capacity: configuration.capacity, parameters: configuration.policy.parameters,
       context: PolicyContext(seed: seed, objectMode: configuration.unit == .count))
-    scratch.reserveCapacity(64)
+  }
+
+  /// Empties the tier: a fresh policy instance (built as at creation, so it cannot fail) and
+  /// no metadata.
+  func reset() {
+    if let fresh = try? Self.makeSimulation(configuration, seed: seed) { simulation = fresh }
+    entries = MetadataTable(initialCapacity: 1024)
+    untracked = MetadataTable(initialCapacity: 16)
   }
 
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
@@ -112,7 +128,10 @@ final class Tier {
       evicted.record(victim.key, entries[slot])
       entries.remove(slot)
     }
-    let held = simulation.contains(key)
+    // `.inserted` means the policy kept the object, unless it reported it as a victim too
+    // (then only the policy knows whether the old or the new copy left).
+    let held = outcome == .inserted && !keyEvicted ? true : simulation.contains(key)
+    assert(held == simulation.contains(key), "store reported \(outcome) for an object the policy holds: \(!held)")
     let slot = entries.find(key)
     if keyEvicted {
       // Either the old copy left before the new one was stored, or the new one itself left.
