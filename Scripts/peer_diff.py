@@ -257,7 +257,8 @@ def trace_totals(source: dict, object_mode: bool) -> tuple[int, int]:
     return n, total
 
 
-def _worker(inbox, outbox) -> None:
+def _worker(conn) -> None:
+    """Runs the tasks the parent sends over its own pipe, one at a time."""
     _readers.clear()
     if not os.environ.get("PEER_DIFF_TRACE"):
         # libCacheSim's C code logs warnings (objects larger than the cache...) to stderr.
@@ -265,73 +266,88 @@ def _worker(inbox, outbox) -> None:
         os.dup2(devnull, 2)
         os.close(devnull)
     while True:
-        task = inbox.get()
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
         if task is None:
             return
-        outbox.put(("start", task["id"], os.getpid()))
         try:
             result = run_peer(task)
         except Exception as error:  # a Python-level failure of the package
             result = {"id": task["id"], "error": f"package error: {error}"}
-        outbox.put(("done", result, os.getpid()))
+        conn.send(result)
 
 
-def run_pool(tasks: list[dict], jobs: int, timeout: float) -> list[dict]:
-    """Runs the package caches in worker processes. A cache that runs longer than `timeout`
-    seconds (libCacheSim's LFUDA can spend hours in update_min_freq) or kills its process
-    (libCacheSim aborts on some errors) is recorded with an error and its worker replaced."""
+def run_pool(tasks: list[dict], jobs: int, timeout: float, progress: bool = False) -> list[dict]:
+    """Runs the package caches in worker processes, each fed over its own pipe. A cache that
+    runs longer than `timeout` seconds (libCacheSim's LFUDA can spend hours in
+    update_min_freq) or kills its process (libCacheSim aborts on some errors) is recorded
+    with an error, and its worker is replaced."""
+    from multiprocessing.connection import wait
+
     ctx = get_context("fork")
-    inbox, outbox = ctx.Queue(), ctx.Queue()
-    for task in tasks:
-        inbox.put(task)
-    workers: dict[int, list] = {}  # pid -> [process, task id or None, start time]
+    pending = list(reversed(tasks))  # pop() takes the first task
+    results: list[dict] = []
+    busy: dict = {}  # connection -> [process, task, start time]
+    idle: list = []
 
     def spawn():
-        proc = ctx.Process(target=_worker, args=(inbox, outbox), daemon=True)
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(child,), daemon=True)
         proc.start()
-        workers[proc.pid] = [proc, None, 0.0]
+        child.close()
+        idle.append((parent, proc))
+
+    def retire(conn, proc, error):
+        task = busy.pop(conn)[1]
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        conn.close()
+        results.append({"id": task["id"], "error": error})
 
     for _ in range(min(jobs, len(tasks))):
         spawn()
-    results: dict[int, dict] = {}
-    import queue as queue_module
-
-    while len(results) < len(tasks):
-        try:
-            kind, payload, pid = outbox.get(timeout=0.5)
-            if kind == "start":
-                if pid in workers:
-                    workers[pid][1:] = [payload, time.monotonic()]
-            else:
-                results[payload["id"]] = payload
-                if pid in workers:
-                    workers[pid][1] = None
-        except queue_module.Empty:
-            pass
-        now = time.monotonic()
-        for pid, (proc, current, since) in list(workers.items()):
-            dead = not proc.is_alive()
-            if current is not None and current not in results and (dead or now - since > timeout):
-                if not dead:
-                    proc.kill()
-                proc.join()
-                results[current] = {
-                    "id": current,
-                    "error": f"package gave no result: {'process died (exit ' + str(proc.exitcode) + ')' if dead else f'still running after {timeout:g} s'}",
-                }
-                del workers[pid]
-                if len(results) + sum(1 for w in workers.values() if w[1] is not None) < len(tasks):
-                    spawn()
-            elif dead:
-                del workers[pid]
+    last_report = time.monotonic()
+    while pending or busy:
+        while pending and idle:
+            conn, proc = idle.pop()
+            task = pending.pop()
+            conn.send(task)
+            busy[conn] = [proc, task, time.monotonic()]
+        for conn in wait(list(busy), timeout=0.5):
+            proc, task, _ = busy[conn]
+            try:
+                result = conn.recv()
+            except (EOFError, OSError):
+                retire(conn, proc, f"package gave no result: process died (exit {proc.exitcode})")
                 spawn()
-    for _ in workers:
-        inbox.put(None)
-    for proc, _, _ in workers.values():
+                continue
+            results.append(result)
+            del busy[conn]
+            idle.append((conn, proc))
+        now = time.monotonic()
+        for conn, (proc, task, since) in list(busy.items()):
+            if not proc.is_alive():
+                retire(conn, proc, f"package gave no result: process died (exit {proc.exitcode})")
+                spawn()
+            elif now - since > timeout:
+                retire(conn, proc, f"package gave no result: still running after {timeout:g} s")
+                spawn()
+        if progress and now - last_report > 10:
+            last_report = now
+            print(f"peer-diff: {len(results)}/{len(tasks)} package caches done", file=sys.stderr, flush=True)
+    for conn, proc in idle:
+        try:
+            conn.send(None)
+        except OSError:
+            pass
         proc.join(timeout=5)
         if proc.is_alive():
             proc.kill()
-    return list(results.values())
+        conn.close()
+    return results
 
 
 def run_peer(task: dict) -> dict:
@@ -561,6 +577,9 @@ def select(items, wanted: str | None, key):
 
 
 def main() -> int:
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--subset", action="store_true", help="a small fast subset (for CI): 3 traces, a few sizes")
     ap.add_argument("--policies", help="comma-separated CacheLab policy names (or specs) to compare; randomised ones only when named")
@@ -568,7 +587,7 @@ def main() -> int:
     ap.add_argument("--sizes", help="sizes as CacheLab's --sizes takes them (fractions, counts, 10MiB...), for every mode")
     ap.add_argument("--modes", default="object,byte", help="object, byte or both (default both; byte only for traces with sizes)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="package worker processes (default: cores)")
-    ap.add_argument("--timeout", type=float, default=30, help="seconds one package cache may run (default 30)")
+    ap.add_argument("--timeout", type=float, default=20, help="seconds one package cache may run (default 20)")
     ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; results do not depend on it)")
     ap.add_argument("--only-differences", action="store_true", help="print only rows that are not equal")
     ap.add_argument("--csv", help="also write the table as CSV to this file")
@@ -676,7 +695,7 @@ def main() -> int:
                     })  # fmt: skip
         # Longest first keeps the workers busy to the end.
         tasks.sort(key=lambda task: -task["requests"])
-        for res in run_pool(tasks, max(1, args.jobs), args.timeout):
+        for res in run_pool(tasks, max(1, args.jobs), args.timeout, progress=sys.stderr.isatty() or bool(os.environ.get("PEER_DIFF_PROGRESS"))):
             row = rows[res["id"]]
             row["peer_misses"] = res.get("misses")
             row["peer_miss_bytes"] = res.get("miss_bytes")

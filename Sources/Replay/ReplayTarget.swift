@@ -44,9 +44,13 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
     failure = batch.withRequests { requests in
       batch.withAttributes { attributes in
         do throws(EngineError) {
-          // Rows without attributes share one empty value: nothing is copied per request.
-          let none = RequestAttributes()
-          for index in range { try engine.process(requests[index], attributes?[index] ?? none) }
+          // Attributes are read in place; rows without any share one empty value.
+          if let attributes {
+            for index in range { try engine.process(requests[index], attributes[index]) }
+          } else {
+            let none = RequestAttributes()
+            for index in range { try engine.process(requests[index], none) }
+          }
           return nil
         } catch {
           return error
