@@ -21,7 +21,7 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
   @usableFromInline var sequence: Int64 = 0
   /// The cache age L (libCacheSim's `min_freq`).
   @usableFromInline var age: Int64 = 0
-  /// The highest priority given by a hit (libCacheSim's `max_freq`).
+  /// The highest priority given by a hit or an insertion (libCacheSim's `max_freq`).
   @usableFromInline var highest: Int64 = 0
   public let capacity: Int64
 
@@ -60,6 +60,12 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
 
   @inlinable
   public mutating func insert(_ request: Request) {
+    // libCacheSim's LFUDA_insert raises max_freq to the new object's class L + 1 when it
+    // creates that class's node, so the bucket scan after an eviction can reach it. Nodes are
+    // never freed and every other one was created by a raise, so this is every class but 1
+    // (whose node exists from the start without raising max_freq).
+    let priority = age &+ 1
+    if priority > 1 { highest = max(highest, priority) }
     sequence += 1
     objects.insert(request, extra: (), priority: IntegerPriority(age &+ 1, sequence: sequence))
   }

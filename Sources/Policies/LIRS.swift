@@ -173,9 +173,10 @@ public struct LIRS: EvictionPolicy, ~Copyable {
     if still >= 0, queues[still].extra == Self.inQueue {
       stack[slot].extra = Self.resident
     } else if still < 0 {
-      // Its own queue entry was evicted while demoting LIR blocks: remember it as non-resident.
-      let ghost = queues.insert(key: key, size: size, extra: Self.nonResident)
-      queues.pushFront(ghost, to: &nh)
+      // Its own queue entry was evicted while demoting LIR blocks. LIRS.c (`hit_RD_HIRinQ`)
+      // still enters it in S as resident: it occupies nothing, and its next access is a hit
+      // that makes it LIR (the resident-HIR hit path above, with no Q entry to drop).
+      stack[slot].extra = Self.resident
     }
     return .hit
   }
@@ -225,7 +226,9 @@ public struct LIRS: EvictionPolicy, ~Copyable {
     } else if lirBytes + size > lirLimit && q.bytes + size > hirLimit && !q.isEmpty {
       evictHIR(into: &victims)
     }
-    if occupiedBytes == before { evict(into: &victims) }  // guarantee progress
+    // Guarantee progress, except that a miss on a non-resident block in S goes on demoting
+    // LIR blocks while there are any (LIRS.c's evict is called again until the object fits).
+    if occupiedBytes == before, found != .nonResidentInStack || lirCount == 0 { evict(into: &victims) }
   }
 
   @inlinable
