@@ -81,6 +81,25 @@ private final class DecodeState {
   }
 }
 
+/// A memory-only LRU engine with the replay benchmarks' cache (10 000 objects, object mode),
+/// warmed on their stream and fed it in order: `Engine_memory_lru` against `Replay_lru` is the
+/// engine path's cost over the policy path's.
+private final class MemoryEngineState {
+  let engine: CacheEngine
+  let requests = Workload.replayRequests
+  let attributes = RequestAttributes()
+
+  init() throws {
+    let memory = try TierConfiguration(parsing: "lru:\(Workload.replayCapacity)objects")
+    engine = try CacheEngine(EngineConfiguration(name: "engine", memory: memory))
+    for _ in 0..<2 { try replayAll() }
+  }
+
+  func replayAll() throws {
+    for request in requests { try engine.process(request, attributes) }
+  }
+}
+
 /// A preset engine warmed on the sized stream, then fed the stream in order, over and over;
 /// each pass shifts trace time forward so time never goes back.
 private final class EngineState {
@@ -143,6 +162,14 @@ let benchmarks: @Sendable () -> Void = {
     try DecodeState()
   } teardown: {
     DecodeState.removeFiles()
+  }
+
+  Benchmark("Engine_memory_lru") { benchmark, state in
+    precondition(state.requests.count == benchmark.scaledIterations.count)
+    try state.replayAll()
+    blackHole(state.engine.stats.hits)
+  } setup: {
+    try MemoryEngineState()
   }
 
   // About 1 µs per request: 1 000 requests per iteration give enough samples.
