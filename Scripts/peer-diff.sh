@@ -25,6 +25,16 @@ if ! command -v "$python" >/dev/null 2>&1; then
   exit 2
 fi
 
+if [ ! -x "$venv/bin/python" ] && ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1 \
+  && command -v apt-get >/dev/null 2>&1; then
+  # Debian and Ubuntu ship venv's pip bootstrap separately.
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+  echo "peer-diff: installing python3-venv" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get install -y --no-install-recommends python3-venv >/dev/null \
+    || { $sudo apt-get update >/dev/null && $sudo apt-get install -y --no-install-recommends python3-venv >/dev/null; }
+fi
 if [ ! -x "$venv/bin/python" ]; then
   echo "peer-diff: creating $venv" >&2
   "$python" -m venv "$venv"

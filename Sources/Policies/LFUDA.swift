@@ -7,7 +7,9 @@ import CacheCore
 /// a hit adds the current L to the object's priority; eviction takes the oldest object of
 /// the lowest priority and sets L to that priority (L starts at 0 and only changes on
 /// evictions or when the lowest priority class empties). Integer arithmetic; ties by time of
-/// entering the priority class. Origin: Arlitt et al., "Evaluating content management
+/// entering the priority class. As in libCacheSim, a hit that empties class L moves L before
+/// the object lands in its new class, which can then be below L: it is not evicted until hit
+/// again, and max_freq rises when an insertion creates its class. Origin: Arlitt et al., "Evaluating content management
 /// techniques for Web proxy caches", 2000; libCacheSim `LFUDA.c`.
 /// Memory: 32-byte node + 4-byte bucket + 24 bytes of heap entry per object.
 public struct LFUDA: EvictionPolicy, ~Copyable {
@@ -46,7 +48,9 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
   public mutating func access(_ request: Request) -> Bool {
     let slot = objects.arena.find(request.key)
     guard slot >= 0 else { return false }
-    let priority = objects.heap.key(of: slot).priority
+    // A parked object (see below) keeps its real priority in the key's sequence.
+    let stored = objects.heap.key(of: slot)
+    let priority = stored.priority == .max ? stored.sequence : stored.priority
     // A hit adds L, so a hot object's priority can double on every hit: like the peer's
     // int64 arithmetic, it wraps instead of trapping (the order stays total either way).
     let raised = priority &+ age
@@ -54,7 +58,12 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
     objects.heap.remove(slot)
     if age == priority { ageAfterEmptying(priority) }
     sequence += 1
-    objects.heap.insert(slot, key: IntegerPriority(raised, sequence: sequence))
+    // libCacheSim (LFUDA_find) scans for the new L before re-adding the hit object, so L can
+    // pass it. Its evictions take only class L and its scans go upward, so such an object is
+    // neither evicted nor found by a scan until its next hit: it is parked after every other.
+    let key =
+      raised < age ? IntegerPriority(.max, sequence: raised) : IntegerPriority(raised, sequence: sequence)
+    objects.heap.insert(slot, key: key)
     return true
   }
 
