@@ -96,6 +96,7 @@ POLICIES = [
     PolicyMap("lfu", "LFU_init", ""),
     PolicyMap("lfuda", "LFUDA_init", ""),
     PolicyMap("gdsf", "GDSF_init", ""),
+    PolicyMap("size", "Size_init", ""),
     PolicyMap("belady:bypass=false", "Belady_init", "", "replayed on an oracleGeneral copy with next-access times"),
     PolicyMap("slru:segments=4", "SLRU_init", "n-seg=4"),
     PolicyMap("slru:segments=5", "SLRU_init", "n-seg=5"),

@@ -16,6 +16,7 @@ public enum PolicyRegistry {
       PolicyEntry(LFU.self),
       PolicyEntry(LFUDA.self),
       PolicyEntry(GDSF.self),
+      PolicyEntry(SizeEviction.self),
       PolicyEntry(Belady.self),
       PolicyEntry(SLRU.self),
       PolicyEntry(ARC.self),
