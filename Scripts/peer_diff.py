@@ -97,6 +97,8 @@ POLICIES = [
     PolicyMap("lfuda", "LFUDA_init", ""),
     PolicyMap("gdsf", "GDSF_init", ""),
     PolicyMap("size", "Size_init", ""),
+    PolicyMap("lruk:k=2", "LRU_K_init", "k=2"),
+    PolicyMap("lruk:k=3", "LRU_K_init", "k=3"),
     PolicyMap("belady:bypass=false", "Belady_init", "", "replayed on an oracleGeneral copy with next-access times"),
     PolicyMap("slru:segments=4", "SLRU_init", "n-seg=4"),
     PolicyMap("slru:segments=5", "SLRU_init", "n-seg=5"),

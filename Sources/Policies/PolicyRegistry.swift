@@ -17,6 +17,7 @@ public enum PolicyRegistry {
       PolicyEntry(LFUDA.self),
       PolicyEntry(GDSF.self),
       PolicyEntry(SizeEviction.self),
+      PolicyEntry(LRUK.self),
       PolicyEntry(Belady.self),
       PolicyEntry(SLRU.self),
       PolicyEntry(ARC.self),
