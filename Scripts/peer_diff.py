@@ -99,6 +99,8 @@ POLICIES = [
     PolicyMap("size", "Size_init", ""),
     PolicyMap("lruk:k=2", "LRU_K_init", "k=2"),
     PolicyMap("lruk:k=3", "LRU_K_init", "k=3"),
+    PolicyMap("mq", "MQ_init", "n-queue=8,lifetime=10000,Qout-size-ratio=4"),
+    PolicyMap("mq:queues=4,lifetime=100,qout=1", "MQ_init", "n-queue=4,lifetime=100,Qout-size-ratio=1"),
     PolicyMap("belady:bypass=false", "Belady_init", "", "replayed on an oracleGeneral copy with next-access times"),
     PolicyMap("slru:segments=4", "SLRU_init", "n-seg=4"),
     PolicyMap("slru:segments=5", "SLRU_init", "n-seg=5"),

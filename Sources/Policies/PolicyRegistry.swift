@@ -18,6 +18,7 @@ public enum PolicyRegistry {
       PolicyEntry(GDSF.self),
       PolicyEntry(SizeEviction.self),
       PolicyEntry(LRUK.self),
+      PolicyEntry(MQ.self),
       PolicyEntry(Belady.self),
       PolicyEntry(SLRU.self),
       PolicyEntry(ARC.self),
