@@ -19,6 +19,7 @@ public enum PolicyRegistry {
       PolicyEntry(SizeEviction.self),
       PolicyEntry(LRUK.self),
       PolicyEntry(MQ.self),
+      PolicyEntry(Clock2QPlus.self),
       PolicyEntry(Belady.self),
       PolicyEntry(SLRU.self),
       PolicyEntry(ARC.self),
