@@ -36,7 +36,7 @@ public struct ExpiryModel: Sendable, Equatable, CustomStringConvertible {
   /// Parses `name[:key=value,...]` with the registry's shorthands: `none`, `ttl:300s,sliding`,
   /// `http:heuristic=0.2,shared`, `mknetworkkit`, ...
   ///
-  /// - Throws: ``ConfigurationError`` naming the spec, for an unknown rule or a bad parameter.
+  /// - Throws: `ConfigurationError` naming the spec, for an unknown rule or a bad parameter.
   public init(parsing text: String) throws(ConfigurationError) {
     let colon = text.firstIndex(of: ":")
     let name = colon.map { String(text[..<$0]) } ?? text
