@@ -121,12 +121,7 @@ public struct LRUK: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
+  mutating func release(_ slot: Int32) -> Victim { arena.release(slot, from: &bytes) }
 
   public mutating func remove(_ key: UInt64) -> Victim? {
     let slot = arena.find(key)

@@ -143,12 +143,7 @@ public struct URLCacheOrder: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
+  mutating func release(_ slot: Int32) -> Victim { arena.release(slot, from: &bytes) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

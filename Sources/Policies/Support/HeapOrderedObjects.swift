@@ -34,12 +34,7 @@ public struct HeapOrderedObjects<Extra, Key: Comparable>: ~Copyable {
 
   /// Frees the slot of an object already taken out of the heap.
   @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let victim = Victim(key: arena[slot].key, size: arena[slot].size)
-    bytes -= victim.size
-    arena.remove(slot)
-    return victim
-  }
+  mutating func release(_ slot: Int32) -> Victim { arena.release(slot, from: &bytes) }
 
   /// Removes `key` if cached.
   @inlinable
