@@ -27,12 +27,10 @@ public final class CacheEngine {
   var evicted: EvictedObjects
   /// What the last disk insertion evicted (kept: their files are deleted).
   var dropped = EvictedObjects(collects: true)
-  let seed: UInt64
 
   /// Builds an engine, opening (and recovering) the file store if configured.
   public init(_ configuration: EngineConfiguration, seed: UInt64 = 0) throws(EngineError) {
     self.configuration = configuration
-    self.seed = seed
     evicted = EvictedObjects(collects: configuration.writePolicy == .writeOnEvict && configuration.disk != nil)
     do throws(ConfigurationError) {
       memory = try configuration.memory.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }

@@ -65,6 +65,17 @@ public struct ArrayVictimSink: VictimSink {
   public mutating func record(_ victim: Victim) {
     victims.append(victim)
   }
+
+  /// Runs `body` with a sink that fills `victims`, emptied first; the array's storage moves
+  /// into the sink and back, so nothing is allocated once it has grown.
+  @inlinable
+  public static func filling<R>(_ victims: inout [Victim], _ body: (inout ArrayVictimSink) -> R) -> R {
+    victims.removeAll(keepingCapacity: true)
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    defer { swap(&sink.victims, &victims) }
+    return body(&sink)
+  }
 }
 
 /// A ``CacheSimulation`` that runs policy `P` with the engine template, specialised for `P`.

@@ -115,30 +115,19 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public mutating func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
-    victims.removeAll(keepingCapacity: true)
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    defer { swap(&sink.victims, &victims) }
-    return handle(request, victims: &sink)
+    ArrayVictimSink.filling(&victims) { handle(request, victims: &$0) }
   }
 
   @inlinable
   public mutating func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
-    victims.removeAll(keepingCapacity: true)
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    defer { swap(&sink.victims, &victims) }
-    return store(request, victims: &sink)
+    ArrayVictimSink.filling(&victims) { store(request, victims: &$0) }
   }
 
   @inlinable
   public mutating func evict(collecting victims: inout [Victim]) {
-    victims.removeAll(keepingCapacity: true)
-    guard objectCount > 0 else { return }
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    defer { swap(&sink.victims, &victims) }
-    evict(into: &sink)
+    ArrayVictimSink.filling(&victims) { sink in
+      if objectCount > 0 { evict(into: &sink) }
+    }
   }
 
   @inlinable

@@ -5,7 +5,7 @@ import CacheCore
 /// requests: ``reset()`` keeps the storage.
 struct EvictedObjects {
   /// Whether evicted objects are kept in ``items`` (else only counted).
-  var collects: Bool
+  let collects: Bool
   /// Objects evicted since the last reset.
   private(set) var count = 0
   /// The evicted objects, in eviction order (empty unless ``collects``).
