@@ -50,6 +50,12 @@ struct ReplayOptions: ParsableArguments {
       valueName: "trace|duration"))
   var ttl: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Admission policies in front of every --policies cache, as NAME[:k=v,...] separated by commas like --policies ('none': no admission; see 'cachelab admissions'). Each policy runs once per admission policy at every size, in the same pass; the 'admission' column names it. Engine tiers take ',admission=NAME[:k=v]' after their size.",
+      valueName: "list"))
+  var admission: String?
+
   @OptionGroup(title: "Cache engines")
   var engine: EngineOptions
 
@@ -191,8 +197,19 @@ struct ReplayOptions: ParsableArguments {
       throw ConfigurationError(.invalidValue, "--policies and --sizes go together")
     }
     let engines = try engine.engines()
-    let parsedPolicies = try policies.map { try PolicySpec.parseList($0) } ?? []
-    for labels in [parsedPolicies.map(\.description), engines.map(\.label)] {
+    if admission != nil, policies == nil {
+      throw ConfigurationError(.invalidValue, "--admission applies to --policies caches; give tiers ',admission=NAME'")
+    }
+    let admissions = try admission.map { try AdmissionSpec.parseList($0) } ?? [nil]
+    let parsedPolicies = try (policies.map { try PolicySpec.parseList($0) } ?? []).flatMap { policy in
+      admissions.map { admission in
+        var spec = policy
+        spec.admission = admission
+        return spec
+      }
+    }
+    let policyLabels = parsedPolicies.map { "\($0)" + ($0.admission.map { "+\($0)" } ?? "") }
+    for labels in [policyLabels, engines.map(\.label)] {
       var seen: Set<String> = []
       for label in labels where !seen.insert(label).inserted {
         throw ConfigurationError(.invalidValue, "'\(label)' is given twice; list each policy or preset once")

@@ -79,9 +79,11 @@ public struct ARC: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if access(request) { return .hit }
-    if request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > capacity { return .rejected }
     pendingSize = request.size
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     insert(request)

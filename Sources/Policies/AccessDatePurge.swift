@@ -45,8 +45,11 @@ public struct AccessDatePurge: EvictionPolicy, ~Copyable {
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
 
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if lru.access(request) { return .hit }
+    guard admission.admits(request) else { return .rejected }
     lru.insert(request)
     guard lru.occupiedBytes > lru.capacity else { return .inserted }
     purges += 1

@@ -69,9 +69,11 @@ public struct Belady: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if access(request) { return .hit }
-    if request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > capacity { return .rejected }
     if bypass, objects.bytes + request.size > capacity, !objects.heap.isEmpty,
       Self.priority(request.nextAccess) <= objects.heap.minimumKey.priority
     {

@@ -87,7 +87,9 @@ public struct Clock2QPlus: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     let slot = arena.find(request.key)
     if slot >= 0, !arena[slot].extra.inMain {
       hit(slot)
@@ -105,7 +107,7 @@ public struct Clock2QPlus: EvictionPolicy, ~Copyable {
       hit(slot)
       return .hit
     }
-    if request.size > smallCapacity { return .rejected }
+    if !admission.admits(request) || request.size > smallCapacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     return admit(request, ghostHit: ghostHit) ? .inserted : .rejected
   }

@@ -50,9 +50,11 @@ public struct CostLRU: EvictionPolicy, ~Copyable {
   public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if lru.access(request) { return .hit }
-    if request.size > entryLimit { return .rejected }
+    if !admission.admits(request) || request.size > entryLimit { return .rejected }
     while lru.occupiedBytes + request.size > lru.capacity { lru.evict(into: &victims) }
     if countLimit > 0 {
       while lru.objectCount >= countLimit { lru.evict(into: &victims) }

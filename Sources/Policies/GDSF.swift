@@ -55,10 +55,12 @@ public struct GDSF: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     clock += 1
     if access(request) { return .hit }
-    if request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > capacity { return .rejected }
     while objects.bytes + request.size > capacity { evict(into: &victims) }
     insert(request)
     return .inserted

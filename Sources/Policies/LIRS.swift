@@ -190,9 +190,13 @@ public struct LIRS: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     let found = lookup(request.key, victims: &victims)
-    let outcome = found == .hit ? Outcome.hit : miss(request, found, victims: &victims)
+    let outcome =
+      found == .hit
+      ? Outcome.hit : admission.admits(request) ? miss(request, found, victims: &victims) : Outcome.rejected
     limitStack()
     return outcome
   }

@@ -77,8 +77,11 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if objects.arena.contains(request.key) { return .hit }
+    guard admission.admits(request) else { return .rejected }
     insert(request)
     return purge(request.key, victims: &victims)
   }
@@ -86,7 +89,13 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   /// `setObject(_:forKey:cost:)`: a cached object re-stored at the same cost keeps its place;
   /// at another cost it moves as a new insertion. Either way the purges run afterwards.
   @inlinable
-  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func store<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    guard admission.admits(request) else {
+      _ = objects.remove(request.key)
+      return .rejected
+    }
     let slot = objects.arena.find(request.key)
     if slot < 0 || objects.arena[slot].size != request.size {
       if slot >= 0 { _ = objects.remove(request.key) }

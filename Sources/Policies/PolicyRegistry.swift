@@ -68,13 +68,16 @@ public struct PolicyEntry: Sendable {
   /// The policy's name, parameters and documentation.
   public let descriptor: PolicyDescriptor
   let factory:
-    @Sendable (Int64, Parameters, PolicyContext, TimeToLive?) throws(ConfigurationError) -> any CacheSimulation
+    @Sendable (Int64, Parameters, PolicyContext, TimeToLive?, (any AdmissionPolicy)?) throws(ConfigurationError) ->
+      any CacheSimulation
 
   /// Registers policy type `P`.
   public init<P: EvictionPolicy & ~Copyable>(_ type: P.Type) {
     descriptor = P.descriptor
-    factory = { capacity, parameters, context, timeToLive throws(ConfigurationError) in
-      PolicySimulation(try P(capacity: capacity, parameters: parameters, context: context), timeToLive: timeToLive)
+    factory = { capacity, parameters, context, timeToLive, admission throws(ConfigurationError) in
+      PolicySimulation(
+        try P(capacity: capacity, parameters: parameters, context: context), timeToLive: timeToLive,
+        admission: admission)
     }
   }
 
@@ -84,11 +87,12 @@ public struct PolicyEntry: Sendable {
   }
 
   /// Creates an empty simulated cache of `capacity` bytes (or objects); with `timeToLive`,
-  /// its replays expire objects by that rule (`--ttl`).
+  /// its replays expire objects by that rule (`--ttl`); with `admission`, missed objects
+  /// enter only when it admits them.
   public func makeSimulation(
     capacity: Int64, parameters: Parameters, context: PolicyContext = PolicyContext(),
-    timeToLive: TimeToLive? = nil
+    timeToLive: TimeToLive? = nil, admission: (any AdmissionPolicy)? = nil
   ) throws(ConfigurationError) -> any CacheSimulation {
-    try factory(capacity, parameters, context, timeToLive)
+    try factory(capacity, parameters, context, timeToLive, admission)
   }
 }

@@ -6,12 +6,16 @@ public struct PolicySpec: Sendable, CustomStringConvertible {
   public let entry: PolicyEntry
   /// Its validated parameters (defaults filled in).
   public let parameters: Parameters
+  /// The admission policy in front of the cache (`--admission`, a tier's `admission=`), or
+  /// nil: every missed object that fits is inserted.
+  public var admission: AdmissionSpec?
 
   /// Parses one `name[:k=v,...]` specification.
   ///
   /// - Throws: `ConfigurationError` for an unknown policy or parameter.
-  public init(parsing text: String) throws(ConfigurationError) {
+  public init(parsing text: String, admission: AdmissionSpec? = nil) throws(ConfigurationError) {
     (entry, parameters) = try PolicyRegistry.registry.parse(text)
+    self.admission = admission
   }
 
   /// The policy's registry name.
@@ -23,48 +27,33 @@ public struct PolicySpec: Sendable, CustomStringConvertible {
   }
 
   /// `name`, plus only the parameters that differ from their defaults (`clock:bits=2`, but
-  /// `s3fifo`): how tables, charts and comparisons name the policy. The CSV keeps every one.
+  /// `s3fifo`), plus `+admission` when there is one (`lru+bloom-filter`): how tables, charts
+  /// and comparisons name the policy. The CSV keeps every parameter.
   public var label: String {
-    let changed = parameters.specs.filter { spec in parameters.string(spec.name) != spec.normalize(spec.defaultValue) }
-    guard !changed.isEmpty else { return name }
-    return name + ":" + changed.map { "\($0.name)=\(parameters.string($0.name))" }.joined(separator: ",")
+    let policy = parameters.changed.isEmpty ? name : "\(name):\(parameters.changed)"
+    return admission.map { "\(policy)+\($0.label)" } ?? policy
   }
 
-  /// The label of the policy a report row names (`policy` and its `params`, `;`-separated),
-  /// or `policy` with `params` as written when the registry does not know it.
-  public static func label(policy: String, params: String) -> String {
+  /// The label of the policy a report row names (`policy` and its `params`, `;`-separated,
+  /// and its `admission`), or the row's text as written when the registry does not know it.
+  public static func label(policy: String, params: String, admission: String = "") -> String {
     let written = params.isEmpty ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"
-    return (try? PolicySpec(parsing: written))?.label ?? written
-  }
-
-  /// Splits a `--policies` list. Commas separate policies, but a comma-separated item of
-  /// the form `key=value` continues the previous policy's parameters, so
-  /// `lru,s3fifo:small=0.1,ghost=0.9,sieve` names three policies.
-  public static func parseList(_ text: String) throws(ConfigurationError) -> [PolicySpec] {
-    var groups: [String] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let token = String(item).trimmingCharacters(in: " ")
-      if token.contains("="), !token.contains(":"), let last = groups.popLast() {
-        groups.append(last + (last.contains(":") ? "," : ":") + token)
-      } else {
-        guard !token.isEmpty else {
-          throw ConfigurationError(.invalidValue, "empty policy name in '\(text)'")
-        }
-        groups.append(token)
-      }
+    let admissionText = admission.replacingOccurrences(";", with: ",")
+    guard var spec = try? PolicySpec(parsing: written) else {
+      return admission.isEmpty ? written : "\(written)+\(admissionText)"
     }
-    var specs: [PolicySpec] = []
-    for group in groups { specs.append(try PolicySpec(parsing: group)) }
-    return specs
+    if !admission.isEmpty {
+      guard let parsed = try? AdmissionSpec(parsing: admissionText) else { return "\(spec.label)+\(admissionText)" }
+      spec.admission = parsed
+    }
+    return spec.label
   }
-}
 
-extension String {
-  /// The string without leading and trailing occurrences of `character`.
-  func trimmingCharacters(in character: Character) -> String {
-    var s = Substring(self)
-    while s.first == character { s.removeFirst() }
-    while s.last == character { s.removeLast() }
-    return String(s)
+  /// Splits a `--policies` list (``SpecList`` rules: `lru,s3fifo:small=0.1,ghost=0.9,sieve`
+  /// names three policies).
+  public static func parseList(_ text: String) throws(ConfigurationError) -> [PolicySpec] {
+    var specs: [PolicySpec] = []
+    for group in try SpecList.split(text, kind: "policy") { specs.append(try PolicySpec(parsing: group)) }
+    return specs
   }
 }

@@ -66,10 +66,12 @@ public struct QDLP: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     let found = queues.lookup(request.key)
     if found == .cached { return .hit }
-    if request.size > smallCapacity { return .rejected }
+    if !admission.admits(request) || request.size > smallCapacity { return .rejected }
     while occupiedBytes + request.size > capacity { step(into: &victims) }
     if found == .ghost {
       let slot = queues.arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))

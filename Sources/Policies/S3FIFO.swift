@@ -62,10 +62,12 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     let found = queues.lookup(request.key)
     if found == .cached { return .hit }
-    if request.size > smallCapacity || request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > smallCapacity || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     if found == .ghost {
       queues.insert(request, into: QueueState.main)

@@ -94,9 +94,11 @@ public struct SLRU: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if hit(request.key, victims: &victims) { return .hit }
-    if request.size > capacity || request.size > segmentCapacity { return .rejected }
+    if !admission.admits(request) || request.size > capacity || request.size > segmentCapacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     insert(request)
     return .inserted

@@ -80,10 +80,12 @@ public struct TwoQ: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     let found = lookup(request.key)
     if found == .cached { return .hit }
-    if request.size > ainCapacity || request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > ainCapacity || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     guard found == .ghost else {
       insert(request)

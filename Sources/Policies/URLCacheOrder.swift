@@ -71,15 +71,19 @@ public struct URLCacheOrder: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if arena.find(request.key) >= 0 { return .hit }
-    return store(request, victims: &victims)
+    return store(request, victims: &victims, admission: admission)
   }
 
   /// `storeCachedResponse`: refuse at cost ≥ capacity, trim to capacity − cost, then store.
   @inlinable
-  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
-    guard request.size < capacity else { return .rejected }
+  public mutating func store<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    guard admission.admits(request), request.size < capacity else { return .rejected }
     while bytes > capacity - request.size, popSlot(into: &victims) {}
     let slot = arena.find(request.key)
     guard slot >= 0 else {

@@ -96,8 +96,11 @@ public struct WTinyLFU: EvictionPolicy, ~Copyable {
   }
 
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if access(request) { return .hit }
+    guard admission.admits(request) else { return .rejected }
     if request.size > capacity {
       sketch.increment(request.key)
       return .rejected

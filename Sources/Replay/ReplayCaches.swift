@@ -43,11 +43,11 @@ extension Replayer {
             cell: cell, policy: policy, capacitySpec: config.capacities[capacityIndex], capacity: capacity,
             rate: resolved[capacityIndex].rate))
         do throws(ConfigurationError) {
+          let context = PolicyContext(seed: config.seed, objectMode: config.ignoreSize)
           simulations.append(
             try policy.entry.makeSimulation(
-              capacity: capacity, parameters: policy.parameters,
-              context: PolicyContext(seed: config.seed, objectMode: config.ignoreSize),
-              timeToLive: config.timeToLive))
+              capacity: capacity, parameters: policy.parameters, context: context, timeToLive: config.timeToLive,
+              admission: try policy.admission?.make(capacity: capacity, context: context)))
         } catch {
           throw .configuration(error)
         }

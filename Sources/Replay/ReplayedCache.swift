@@ -24,6 +24,11 @@ public protocol ReplayedCache: Sendable {
   var evictions: Int64 { get }
   /// Misses too large to insert; nil where the notion does not apply (engines).
   var rejections: Int64? { get }
+  /// The admission policy in front of the cache (`name:k=v;k=v`), empty when there is none;
+  /// an engine's tiers name theirs in ``parameterSummary``.
+  var admission: String { get }
+  /// Objects the admission policy refused (misses and puts); nil without one.
+  var declined: Int64? { get }
   /// Bytes the simulated cache's own structures held; nil where not accounted (engines).
   var structureBytes: Int64? { get }
   /// Seconds spent replaying (policy and engine work, not trace reading).
@@ -56,6 +61,8 @@ extension CacheResult: ReplayedCache {
   public var missBytes: Int64 { counters.missBytes }
   public var evictions: Int64 { counters.evictions }
   public var rejections: Int64? { counters.rejected }
+  public var admission: String { policy.admission?.csvValue ?? "" }
+  public var declined: Int64? { policy.admission == nil ? nil : counters.declined }
   public var structureBytes: Int64? { storageBytes }
   public var isRandomized: Bool { policy.entry.descriptor.isRandomized }
   public func expiredLookups(in run: RunConfiguration) -> Int64? {
@@ -80,6 +87,8 @@ extension EngineResult: ReplayedCache {
   public var missBytes: Int64 { stats.missBytes }
   public var evictions: Int64 { stats.memoryEvictions + stats.diskEvictions }
   public var rejections: Int64? { nil }
+  public var admission: String { "" }
+  public var declined: Int64? { nil }
   public var structureBytes: Int64? { nil }
   public var isRandomized: Bool {
     [configuration.memory, configuration.disk].contains { $0?.policy.entry.descriptor.isRandomized == true }

@@ -135,8 +135,10 @@ extension ConfigurationSamples {
     let params = value("params") ?? ""
     let isEngine = policy.hasPrefix("preset:") || policy == "engine"
     // Parameters as written on the command line (the CSV separates them with `;`).
-    let name = params.isEmpty || isEngine ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"
-    let shortName = isEngine ? name : PolicySpec.label(policy: policy, params: params)
+    let admission = value("admission") ?? ""
+    let written = params.isEmpty || isEngine ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"
+    let name = admission.isEmpty ? written : "\(written)+\(admission.replacingOccurrences(";", with: ","))"
+    let shortName = isEngine ? name : PolicySpec.label(policy: policy, params: params, admission: admission)
     let size = isEngine ? "" : (value("capacity_spec") ?? value("capacity") ?? "")
     // A size given in bytes or objects reads as the tables print it (`128 MiB`, `1024 obj`).
     let shown = Int64(size).map { MissRatioCurve.capacityLabel($0, objectMode: value("ignore_size") == "true") } ?? size

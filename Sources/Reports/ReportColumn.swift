@@ -86,7 +86,9 @@ public struct ReportColumn: Sendable {
       Decimal.fixed($0.requestBytes > 0 ? 1 - $0.byteHitRatio : 0, 6)
     },
     ReportColumn("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { String($0.evictions) },
-    ReportColumn("rejected", "misses for objects larger than the cache (not inserted)") { $0.rejected },
+    ReportColumn(
+      "rejected", "misses not inserted: larger than the cache, refused by the policy's own filter or by admission"
+    ) { $0.rejected },
     ReportColumn("warmup_requests", "requests replayed but not counted") { String($0.run.warmupRequests) },
     ReportColumn("unique_objects", "distinct objects in the trace (empty without a pre-pass)") { row in
       row.run.summary.map { String($0.uniqueObjects) } ?? ""
@@ -226,6 +228,13 @@ public struct ReportColumn: Sendable {
     ) { row in
       rateText(row.cacheSampleRate)
     },
+    ReportColumn(
+      "admission",
+      "`--admission`: the admission policy in front of the cache with every parameter (name:k=v;k=v; empty: none; an engine's tiers name theirs in params)"
+    ) { $0.result.admission },
+    ReportColumn(
+      "declined", "objects the admission policy refused: misses (also in rejected) and puts (empty without --admission)"
+    ) { $0.result.declined.map(String.init) ?? "" },
   ]
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size

@@ -64,9 +64,11 @@ public enum ReportReplay {
           continue
         }
         let text = params.isEmpty ? policy : policy + ":" + params.replacingOccurrences(";", with: ",")
-        if !policyNames.contains(text) {
-          policyNames.append(text)
-          policies.append(try PolicySpec(parsing: text))
+        let admission = (table.value(row, "admission") ?? "").replacingOccurrences(";", with: ",")
+        if !policyNames.contains(text + "+" + admission) {
+          policyNames.append(text + "+" + admission)
+          policies.append(
+            try PolicySpec(parsing: text, admission: admission.isEmpty ? nil : try AdmissionSpec(parsing: admission)))
         }
         let capacity = table.value(row, "capacity_spec")!
         if !capacityNames.contains(capacity) {

@@ -5,7 +5,7 @@ import CacheCore
 public enum ReportStatistics {
   /// Columns that identify a configuration (the seed and timing are what may vary).
   public static let identity = [
-    "trace", "format", "policy", "params", "capacity_spec", "ignore_size", "warmup", "window",
+    "trace", "format", "policy", "params", "admission", "capacity_spec", "ignore_size", "warmup", "window",
   ]
 
   /// The rows of one configuration.

@@ -9,8 +9,10 @@ final class PolicyDriver {
 
   init(_ spec: PolicySpec, capacity: Int64, seed: UInt64 = 7) throws {
     self.capacity = capacity
+    let context = PolicyContext(seed: seed)
     simulation = try spec.entry.makeSimulation(
-      capacity: capacity, parameters: spec.parameters, context: PolicyContext(seed: seed))
+      capacity: capacity, parameters: spec.parameters, context: context,
+      admission: try spec.admission?.make(capacity: capacity, context: context))
   }
 
   convenience init(_ text: String, capacity: Int64) throws {

@@ -7,10 +7,13 @@ public struct MissCounters: Sendable, Equatable {
   public var missBytes: Int64 = 0
   /// Objects evicted to make room.
   public var evictions: Int64 = 0
-  /// Misses for objects larger than the whole cache, which were not inserted.
+  /// Misses that were not inserted: larger than the whole cache, refused by the policy's
+  /// own filter (W-TinyLFU) or by the admission policy.
   public var rejected: Int64 = 0
   /// Requests that found their object expired (`--ttl` runs; each is also a miss).
   public var expired: Int64 = 0
+  /// Objects the admission policy refused: misses (also counted in ``rejected``) and puts.
+  public var declined: Int64 = 0
 
   @inlinable
   public init() {}
@@ -84,29 +87,49 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   @usableFromInline var _counters = MissCounters()
   /// The expiry rule of a `--ttl` run, or nil (objects never expire).
   public let timeToLive: TimeToLive?
+  /// The admission policy deciding which missed objects enter, or nil (all may).
+  public let admission: AdmissionGate?
   @usableFromInline var expiries = ExpiryTable()
 
-  /// Wraps an empty policy instance; with `timeToLive`, replays expire objects by that rule.
-  public init(_ policy: consuming P, timeToLive: TimeToLive? = nil) {
+  /// Wraps an empty policy instance; with `timeToLive`, replays expire objects by that rule;
+  /// with `admission`, missed objects enter only when it admits them.
+  public init(_ policy: consuming P, timeToLive: TimeToLive? = nil, admission: (any AdmissionPolicy)? = nil) {
     self.policy = policy
     self.timeToLive = timeToLive
+    self.admission = admission.map(AdmissionGate.init)
   }
 
-  public var counters: MissCounters { _counters }
+  public var counters: MissCounters {
+    var counters = _counters
+    counters.declined = admission?.declined ?? 0
+    return counters
+  }
   public var occupiedBytes: Int64 { policy.occupiedBytes }
   public var objectCount: Int { policy.objectCount }
-  /// The policy's storage, plus about 16 B per slot of the expiry table in a `--ttl` run.
-  public var storageBytes: Int { policy.storageBytes + expiries.slotCount * 16 }
-  public func resetCounters() { _counters = MissCounters() }
-
-  public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
-    policy.serve(request, collecting: &victims)
+  /// The policy's storage, plus about 16 B per slot of the expiry table in a `--ttl` run,
+  /// plus the admission policy's.
+  public var storageBytes: Int {
+    policy.storageBytes + expiries.slotCount * 16 + (admission?.policy.storageBytes ?? 0)
   }
 
-  public func hit(_ request: Request) { policy.hit(request) }
+  public func resetCounters() {
+    _counters = MissCounters()
+    admission?.resetCounters()
+  }
+
+  public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
+    admission?.observe(request)
+    return policy.serve(request, collecting: &victims, admission: admission)
+  }
+
+  public func hit(_ request: Request) {
+    admission?.observe(request)
+    policy.hit(request)
+  }
 
   public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
-    policy.store(request, collecting: &victims)
+    admission?.observe(request)
+    return policy.store(request, collecting: &victims, admission: admission)
   }
 
   public func remove(_ key: UInt64) -> Victim? { policy.remove(key) }
@@ -118,13 +141,16 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {
     guard let timeToLive else {
-      batch.withRequests { requests in policy.replay(requests, range: range, counters: &_counters) }
+      batch.withRequests { requests in
+        policy.replay(requests, range: range, counters: &_counters, admission: admission)
+      }
       return
     }
     batch.withRequests { requests in
       batch.withAttributes { attributes in
         policy.replayExpiring(
-          requests, attributes: attributes, range: range, rule: timeToLive, table: &expiries, counters: &_counters)
+          requests, attributes: attributes, range: range, rule: timeToLive, table: &expiries, counters: &_counters,
+          admission: admission)
       }
     }
   }

@@ -2,14 +2,16 @@
 ///
 /// Policies are non-copyable structs that own their storage (usually a ``SlotArena``), so
 /// a cache can never be duplicated by accident and all mutation is statically exclusive.
-/// The engine drives a policy through ``handle(_:victims:)``, whose default is the
+/// The engine drives a policy through ``handle(_:victims:admission:)``, whose default is the
 /// classic template (libCacheSim's `cache_get_base`):
 ///
 ///     if access(request) -> hit
-///     else if size > capacity -> miss, not admitted
+///     else if the admission policy refuses it -> miss, not inserted
+///     else if size > capacity -> miss, not inserted
 ///     else: evict() until size fits, insert(request) -> miss
 ///
-/// A policy that decides admission or eviction differently overrides `handle`.
+/// A policy that decides admission or eviction differently overrides `handle`, asking
+/// `admission` where it would insert a missed object.
 ///
 /// Size accounting follows the peer simulator: capacity counts object bytes only (or
 /// objects, with every size 1), and a hit does not change the stored size.
@@ -48,33 +50,45 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   /// Whether `key` is cached, without touching any state.
   func contains(_ key: UInt64) -> Bool
 
-  /// Serves one request: hit, or miss with evictions reported to `victims`.
-  mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
+  /// Serves one request: hit, or miss with evictions reported to `victims`. A missed object
+  /// is inserted only if `admission` admits it (asked before the size check, as libCacheSim
+  /// does); otherwise the outcome is `.rejected`.
+  mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome
 
   /// Stores the object of `request` whether or not it is cached (a `put`, or an engine
-  /// storing a fetched response). The default removes a cached copy and inserts the object as
-  /// new; a policy whose library updates a cached object in place overrides it. Returns
-  /// `.inserted`, or `.rejected` when the policy did not keep the object.
-  mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome
+  /// storing a fetched response), if `admission` admits it. The default removes a cached
+  /// copy and inserts the object as new; a policy whose library updates a cached object in
+  /// place overrides it. Returns `.inserted`, or `.rejected` when the policy did not keep the
+  /// object.
+  mutating func store<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome
 
-  /// Serves `requests[range]` in order, adding to `counters`. The default (shared by all
-  /// policies) is the replay hot loop; being a requirement, each policy's conformance
-  /// gets a copy specialised for it, with `handle` and the storage calls inlined.
-  mutating func replay(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters)
+  /// Serves `requests[range]` in order, adding to `counters`, with `admission` (nil: none)
+  /// deciding which missed objects are inserted. The default (shared by all policies) is
+  /// the replay hot loop; being a requirement, each policy's conformance gets a copy
+  /// specialised for it, with `handle` and the storage calls inlined.
+  mutating func replay(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters,
+    admission: AdmissionGate?)
 
-  /// ``replay(_:range:counters:)`` for a `--ttl` run: objects expire by `rule`, their expiry
-  /// times kept in `table`. A requirement for the same reason: specialised per policy.
+  /// ``replay(_:range:counters:admission:)`` for a `--ttl` run: objects expire by `rule`,
+  /// their expiry times kept in `table`. A requirement for the same reason: specialised per
+  /// policy.
   mutating func replayExpiring(
     _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
-    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters)
+    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters, admission: AdmissionGate?)
 
-  /// ``handle(_:victims:)``, ``store(_:victims:)`` and ``evict(into:)`` with the victims
-  /// collected in an array (emptied first, its storage reused), and a hit without victims:
-  /// the calls an engine tier makes through ``CacheSimulation``. Requirements with shared
-  /// defaults, like ``replay(_:range:counters:)``, so that each conformance gets a copy
-  /// specialised for its policy (a generic class's methods would run unspecialised).
-  mutating func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome
-  mutating func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome
+  /// ``handle(_:victims:admission:)``, ``store(_:victims:admission:)`` and ``evict(into:)``
+  /// with the victims collected in an array (emptied first, its storage reused), and a hit
+  /// without victims: the calls an engine tier makes through ``CacheSimulation``.
+  /// Requirements with shared defaults, like ``replay(_:range:counters:admission:)``, so that
+  /// each conformance gets a copy specialised for its policy (a generic class's methods would
+  /// run unspecialised).
+  mutating func serve(_ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?) -> Outcome
+  mutating func store(_ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?) -> Outcome
   mutating func evict(collecting victims: inout [Victim])
   mutating func hit(_ request: Request)
 
@@ -89,12 +103,14 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
 }
 
 extension EvictionPolicy where Self: ~Copyable {
-  /// The template: hit; or reject when larger than the cache; or evict until it fits and
-  /// insert.
+  /// The template: hit; or reject when not admitted or larger than the cache; or evict until
+  /// it fits and insert.
   @inlinable
-  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     if access(request) { return .hit }
-    if request.size > capacity { return .rejected }
+    if !admission.admits(request) || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity {
       evict(into: &victims)
     }
@@ -104,23 +120,47 @@ extension EvictionPolicy where Self: ~Copyable {
 
   /// Removes a cached copy, then serves the request as a miss.
   @inlinable
-  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+  public mutating func store<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
     _ = remove(request.key)
     // Just removed, so never a hit: `.inserted` or `.rejected`, as `handle` reports it.
-    return handle(request, victims: &victims)
+    return handle(request, victims: &victims, admission: admission)
+  }
+
+  /// ``handle(_:victims:admission:)`` without an admission policy.
+  @inlinable
+  public mutating func handle<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    handle(request, victims: &victims, admission: AdmitAll())
+  }
+
+  /// ``store(_:victims:admission:)`` without an admission policy.
+  @inlinable
+  public mutating func store<Sink: VictimSink>(_ request: Request, victims: inout Sink) -> Outcome {
+    store(request, victims: &victims, admission: AdmitAll())
   }
 
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
 
   @inlinable
-  public mutating func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
-    ArrayVictimSink.filling(&victims) { handle(request, victims: &$0) }
+  public mutating func serve(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> Outcome {
+    ArrayVictimSink.filling(&victims) { sink in
+      if let admission { return handle(request, victims: &sink, admission: admission) }
+      return handle(request, victims: &sink, admission: AdmitAll())
+    }
   }
 
   @inlinable
-  public mutating func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
-    ArrayVictimSink.filling(&victims) { store(request, victims: &$0) }
+  public mutating func store(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> Outcome {
+    ArrayVictimSink.filling(&victims) { sink in
+      if let admission { return store(request, victims: &sink, admission: admission) }
+      return store(request, victims: &sink, admission: AdmitAll())
+    }
   }
 
   @inlinable
@@ -139,10 +179,12 @@ extension EvictionPolicy where Self: ~Copyable {
   /// A `put` replaces the object (not counted as a request), a `delete` removes it; event
   /// and origin rows do not concern a plain policy.
   @inlinable
-  public mutating func replayNonGet<Sink: VictimSink>(_ request: Request, victims: inout Sink) {
+  public mutating func replayNonGet<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) {
     switch request.operation {
     case .put:
-      _ = store(request, victims: &victims)
+      _ = store(request, victims: &victims, admission: admission)
     case .delete:
       _ = remove(request.key)
     default:
@@ -150,10 +192,24 @@ extension EvictionPolicy where Self: ~Copyable {
     }
   }
 
-  /// The replay hot loop: one ``handle(_:victims:)`` per `get`, no allocation.
+  /// The replay hot loop: one ``handle(_:victims:admission:)`` per `get`, no allocation;
+  /// without admission, the policy's code with the admission check compiled away.
   @inlinable
   public mutating func replay(
-    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters,
+    admission: AdmissionGate?
+  ) {
+    if let admission {
+      replayLoop(requests, range: range, counters: &counters, admission: admission)
+    } else {
+      replayLoop(requests, range: range, counters: &counters, admission: AdmitAll())
+    }
+  }
+
+  /// ``replay(_:range:counters:admission:)`` for one kind of admission check.
+  @inlinable
+  public mutating func replayLoop<Gate: AdmissionCheck>(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters, admission: Gate
   ) {
     var victims = EvictionCounter()
     var misses = counters.misses
@@ -164,10 +220,11 @@ extension EvictionPolicy where Self: ~Copyable {
       if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 1) }
       let request = requests[index]
       if request.operation != .get {
-        replayNonGet(request, victims: &victims)
+        replayNonGet(request, victims: &victims, admission: admission)
         continue
       }
-      switch handle(request, victims: &victims) {
+      admission.observe(request)
+      switch handle(request, victims: &victims, admission: admission) {
       case .hit:
         break
       case .inserted:

@@ -42,7 +42,25 @@ extension EvictionPolicy where Self: ~Copyable {
   @inlinable
   public mutating func replayExpiring(
     _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
-    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters
+    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters, admission: AdmissionGate?
+  ) {
+    if let admission {
+      replayExpiringLoop(
+        requests, attributes: attributes, range: range, rule: rule, table: &table, counters: &counters,
+        admission: admission)
+    } else {
+      replayExpiringLoop(
+        requests, attributes: attributes, range: range, rule: rule, table: &table, counters: &counters,
+        admission: AdmitAll())
+    }
+  }
+
+  /// ``replayExpiring(_:attributes:range:rule:table:counters:admission:)`` for one kind of
+  /// admission check.
+  @inlinable
+  public mutating func replayExpiringLoop<Gate: AdmissionCheck>(
+    _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
+    rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters, admission: Gate
   ) {
     var sink = ExpiringVictimSink(table)
     table = ExpiryTable()
@@ -59,7 +77,8 @@ extension EvictionPolicy where Self: ~Copyable {
           sink.table.expiries.removeValue(forKey: request.key)
           if remove(request.key) != nil { counters.expired &+= 1 }
         }
-        let outcome = handle(request, victims: &sink)
+        admission.observe(request)
+        let outcome = handle(request, victims: &sink, admission: admission)
         guard outcome != .hit else { continue }
         counters.misses &+= 1
         counters.missBytes &+= request.size
@@ -69,7 +88,7 @@ extension EvictionPolicy where Self: ~Copyable {
           sink.table.remember(request.key, insertedAt: request.time, lifetime: lifetime)
         }
       case .put:
-        if store(request, victims: &sink) == .inserted {
+        if store(request, victims: &sink, admission: admission) == .inserted {
           sink.table.remember(request.key, insertedAt: request.time, lifetime: lifetime)
         }
       case .delete:

@@ -95,6 +95,13 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     specs.map { "\($0.name)=\(values[$0.name] ?? "")" }.joined(separator: ",")
   }
+
+  /// Only the parameters whose value differs from their default, as `k=v,k=v` (empty when
+  /// all are defaults): how labels name a configuration.
+  public var changed: String {
+    specs.filter { string($0.name) != $0.normalize($0.defaultValue) }.map { "\($0.name)=\(string($0.name))" }
+      .joined(separator: ",")
+  }
 }
 
 extension Substring {

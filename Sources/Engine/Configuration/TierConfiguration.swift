@@ -58,14 +58,22 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
       case .cost: size = ByteCount.exact(capacity) + "-cost"
       }
     }
-    return "\(policy):\(size)"
+    return "\(policy):\(size)" + (policy.admission.map { ",admission=\($0)" } ?? "")
   }
 
   /// Parses `lru:64MiB`, `lru:0.1` (a fraction of the working set, as `--sizes` takes it),
   /// `s3fifo:small=0.2,ghost=0.9:1GiB`, `lru:10objects`, `nscache:100cost` or `fifo:unlimited`:
   /// a policy specification followed by a size (bytes as `CapacitySpec` parses them,
-  /// `objects` or `cost`). Expiry and the other rules take their defaults.
-  public init(parsing text: String, expiry: ExpiryModel = .none) throws(ConfigurationError) {
+  /// `objects` or `cost`), optionally followed by `,admission=SPEC` (an admission policy as
+  /// `--admission` takes it: `lru:64MiB,admission=size:threshold=1MiB`). Expiry and the other
+  /// rules take their defaults.
+  public init(parsing written: String, expiry: ExpiryModel = .none) throws(ConfigurationError) {
+    var text = written
+    var admission: AdmissionSpec?
+    if let field = written.firstRange(of: ",admission=") {
+      text = String(written[..<field.lowerBound])
+      admission = try AdmissionSpec(parsing: String(written[field.upperBound...]))
+    }
     guard let colon = text.lastIndex(of: ":") else {
       throw ConfigurationError(.invalidValue, "tier '\(text)' must be POLICY[:params]:SIZE, e.g. lru:64MiB")
     }
@@ -95,7 +103,8 @@ public struct TierConfiguration: Sendable, CustomStringConvertible {
         "tier '\(text)': '\(sizeText)' is not a size (e.g. 64MiB, 0.1 of the working set, 10objects, 100000cost, unlimited)"
       )
     }
-    self.init(policy: try PolicySpec(parsing: policyText), capacity: capacity, unit: unit, expiry: expiry)
+    self.init(
+      policy: try PolicySpec(parsing: policyText, admission: admission), capacity: capacity, unit: unit, expiry: expiry)
     self.fraction = fraction
   }
 

@@ -22,9 +22,10 @@ final class Tier {
   private static func makeSimulation(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError)
     -> any CacheSimulation
   {
-    try configuration.policy.entry.makeSimulation(
-      capacity: configuration.capacity, parameters: configuration.policy.parameters,
-      context: PolicyContext(seed: seed, objectMode: configuration.unit == .count))
+    let context = PolicyContext(seed: seed, objectMode: configuration.unit == .count)
+    return try configuration.policy.entry.makeSimulation(
+      capacity: configuration.capacity, parameters: configuration.policy.parameters, context: context,
+      admission: try configuration.policy.admission?.make(capacity: configuration.capacity, context: context))
   }
 
   /// Empties the tier: a fresh policy instance (built as at creation, so it cannot fail) and

@@ -1,0 +1,30 @@
+import CacheCore
+
+/// Admits each missed object with probability `p`, drawn from the run's seeded generator.
+///
+/// libCacheSim's `prob.c`: admitted when the MMIX generator's next value modulo 10⁷ is below
+/// ⌊p·10⁷⌋ (seed 0 gives libCacheSim's draws when nothing else draws from its generator).
+/// Memory: none per object.
+public final class ProbabilisticAdmission: AdmissionPolicy {
+  public static let descriptor = PolicyDescriptor(
+    name: "prob", aliases: ["probabilistic"],
+    summary: "admits a missed object with probability p (seeded)",
+    origin: "libCacheSim admission/prob.c",
+    parameters: [
+      ParameterSpec("p", default: "0.5", .real(0.0000001...1), help: "admission probability", aliases: ["prob"])
+    ],
+    memoryPerObject: "0 B", isRandomized: true)
+
+  static let modulus: UInt64 = 10_000_000
+  let threshold: UInt64
+  var random: MMIXRandom
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    threshold = UInt64(parameters.real("p") * Double(Self.modulus))
+    random = MMIXRandom(seed: context.seed)
+  }
+
+  public func admits(_ request: Request) -> Bool { random.next() % Self.modulus < threshold }
+
+  public var storageBytes: Int { 0 }
+}
