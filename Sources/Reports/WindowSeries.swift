@@ -12,7 +12,8 @@ public enum WindowSeries {
   public static let columns: [(name: String, meaning: String)] = [
     ("trace", "trace file path as given"), ("format", "trace format"),
     ("policy", "policy name, or preset:NAME / engine"), ("params", "every parameter, as in the run report"),
-    ("admission", "the admission policy, as in the run report"), ("capacity_spec", "the size as given, or the engine's tiers"),
+    ("admission", "the admission policy, as in the run report"),
+    ("capacity_spec", "the size as given, or the engine's tiers"),
     ("ignore_size", "true in object mode"), ("warmup", "warm-up as given"), ("window", "window size as given"),
     ("seed", "the repeat's seed"), (indexColumn, "0-based window number"),
     ("start_request", "number of the window's first request among all replayed rows"),

@@ -38,7 +38,8 @@ import Testing
 
   @Test func memoryTierRefusesWhatItsAdmissionPolicyRefuses() throws {
     let driver = try EngineDriver(
-      EngineConfiguration(name: "engine", memory: try TierConfiguration(parsing: "lru:1MiB,admission=size:threshold=100")))
+      EngineConfiguration(
+        name: "engine", memory: try TierConfiguration(parsing: "lru:1MiB,admission=size:threshold=100")))
     var results: [EngineDriver.Result] = []
     for round in 0..<3 {
       for key: UInt64 in 1...4 {

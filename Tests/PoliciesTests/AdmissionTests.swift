@@ -9,7 +9,8 @@ import Testing
   static let policies = PolicyRegistry.all.map(\.descriptor.name)
 
   static func driver(_ policy: String, _ admission: String, capacity: Int64, seed: UInt64 = 7) throws -> PolicyDriver {
-    try PolicyDriver(PolicySpec(parsing: policy, admission: AdmissionSpec(parsing: admission)), capacity: capacity, seed: seed)
+    try PolicyDriver(
+      PolicySpec(parsing: policy, admission: AdmissionSpec(parsing: admission)), capacity: capacity, seed: seed)
   }
 
   /// An admission policy that admits nothing leaves every policy empty: gets and puts all
@@ -64,13 +65,13 @@ import Testing
     #expect(try AdmissionSpec(parsing: "size:size=1KiB").description == "size:threshold=1KiB")
   }
 
-  /// `prob`: libCacheSim's rule on the MMIX stream of the seed, so the admitted misses are
-  /// exactly those whose draw modulo 10⁷ falls below p·10⁷; reproducible per seed.
+  /// `prob`: libCacheSim's rule on its lehmer64 stream (from 0xdeadbeef + seed), so the
+  /// admitted misses are exactly those whose draw modulo 10⁷ falls below p·10⁷.
   @Test func probabilisticAdmissionFollowsTheSeededDraws() throws {
     let count = 5000
     for seed: UInt64 in [0, 42] {
       let driver = try Self.driver("lru", "prob:p=0.3", capacity: Int64(count), seed: seed)
-      var random = MMIXRandom(seed: seed)
+      var random = Lehmer64(state: 0xdead_beef + seed)
       var expected: Int64 = 0
       for key in 0..<count {
         driver.serve(request(UInt64(key)))
@@ -91,6 +92,17 @@ import Testing
     // Expected: 2000·e^(−0.001) ≈ 1998 small and 2000·e^(−5) ≈ 13 large objects admitted.
     #expect(driver.simulation.objectCount > 1980 && driver.simulation.objectCount < 2040)
     #expect(driver.simulation.counters.declined > 1960 && driver.simulation.counters.declined < 2020)
+  }
+
+  /// libCacheSim's lehmer64 from 0xdeadbeef: the first draws of the libcachesim package.
+  @Test func lehmer64MatchesLibCacheSim() {
+    var random = Lehmer64(state: Lehmer64.libCacheSimState)
+    let draws = (0..<5).map { _ in random.next() }
+    #expect(
+      draws == [
+        3_189_820_697, 6_199_708_794_445_739_982, 10_757_353_228_193_073_621, 1_199_574_385_585_699_432,
+        1_443_071_350_103_987_160,
+      ])
   }
 
   /// Lists: `none` is no admission; `key=value` items continue the previous spec; unknown

@@ -37,7 +37,10 @@ import Traces
     let table = try ReportTable(path: "a.csv", text: CSVReport.render([result]))
     let admission = try table.column("admission")
     let declined = try table.column("declined")
-    #expect(table.rows.map { $0[admission] }.prefix(6) == ["", "", "bloom-filter", "bloom-filter", "size:threshold=500", "size:threshold=500"])
+    #expect(
+      table.rows.map { $0[admission] }.prefix(6) == [
+        "", "", "bloom-filter", "bloom-filter", "size:threshold=500", "size:threshold=500",
+      ])
     #expect(table.rows[0][declined] == "")
     for (row, cache) in zip(table.rows, result.caches) where cache.policy.admission != nil {
       #expect(row[declined] == String(cache.counters.declined))

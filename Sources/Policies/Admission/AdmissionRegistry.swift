@@ -12,6 +12,7 @@ public enum AdmissionRegistry {
       AdmissionEntry(SizeAdmission.self),
       AdmissionEntry(ProbabilisticAdmission.self),
       AdmissionEntry(SizeProbabilisticAdmission.self),
+      AdmissionEntry(AdaptSizeAdmission.self),
     ])
 
   /// Every registered admission policy, in listing order.

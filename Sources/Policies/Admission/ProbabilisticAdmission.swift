@@ -2,8 +2,9 @@ import CacheCore
 
 /// Admits each missed object with probability `p`, drawn from the run's seeded generator.
 ///
-/// libCacheSim's `prob.c`: admitted when the MMIX generator's next value modulo 10⁷ is below
-/// ⌊p·10⁷⌋ (seed 0 gives libCacheSim's draws when nothing else draws from its generator).
+/// libCacheSim's `prob.c`: admitted when the next draw of libCacheSim's generator (lehmer64,
+/// from state 0xdeadbeef + `--seed`) modulo 10⁷ is below ⌊p·10⁷⌋, so seed 0 draws exactly
+/// as the libcachesim package does in a fresh thread.
 /// Memory: none per object.
 public final class ProbabilisticAdmission: AdmissionPolicy {
   public static let descriptor = PolicyDescriptor(
@@ -17,11 +18,11 @@ public final class ProbabilisticAdmission: AdmissionPolicy {
 
   static let modulus: UInt64 = 10_000_000
   let threshold: UInt64
-  var random: MMIXRandom
+  var random: Lehmer64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     threshold = UInt64(parameters.real("p") * Double(Self.modulus))
-    random = MMIXRandom(seed: context.seed)
+    random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
   }
 
   public func admits(_ request: Request) -> Bool { random.next() % Self.modulus < threshold }

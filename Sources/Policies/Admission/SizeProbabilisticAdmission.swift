@@ -9,8 +9,9 @@ import CacheCore
 /// Admits a missed object of `size` bytes with probability e^(−exponent·size): small objects
 /// almost always, large ones rarely.
 ///
-/// libCacheSim's `sizeProbabilistic.c`: admitted when (the MMIX generator's next value modulo
-/// 10⁷) / 10⁷ is below that probability. Memory: none per object.
+/// libCacheSim's `sizeProbabilistic.c`: admitted when (the next draw of libCacheSim's
+/// generator, lehmer64 from state 0xdeadbeef + `--seed`, modulo 10⁷) / 10⁷ is below that
+/// probability (computed as (−exponent)·size). Memory: none per object.
 public final class SizeProbabilisticAdmission: AdmissionPolicy {
   public static let descriptor = PolicyDescriptor(
     name: "size-prob", aliases: ["sizeprobabilistic", "size-probabilistic"],
@@ -23,15 +24,15 @@ public final class SizeProbabilisticAdmission: AdmissionPolicy {
 
   static let modulus: UInt64 = 10_000_000
   let exponent: Double
-  var random: MMIXRandom
+  var random: Lehmer64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     exponent = parameters.real("exponent")
-    random = MMIXRandom(seed: context.seed)
+    random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
   }
 
   public func admits(_ request: Request) -> Bool {
-    let probability = exp(-exponent * Double(request.size))
+    let probability = exp((-exponent) * Double(request.size))
     return Double(random.next() % Self.modulus) / Double(Self.modulus) < probability
   }
 
