@@ -32,6 +32,28 @@ import Traces
     #expect(allocations == 0, "\(policy): \(allocations) allocations while replaying \(replayed) requests")
   }
 
+  /// The same with each admission policy in front of LRU (AdaptSize re-tunes twice in the
+  /// counted pass, at its default interval of 30 000 requests).
+  @Test(.enabled(if: malloc_counter_available() != 0), arguments: AdmissionRegistry.all.map(\.name))
+  func steadyStateReplayWithAdmissionDoesNotAllocate(admission: String) throws {
+    let spec = try AdmissionSpec(parsing: admission)
+    let lru = try PolicySpec(parsing: "lru")
+    let simulation = try lru.entry.makeSimulation(
+      capacity: 500, parameters: lru.parameters,
+      admission: try spec.make(capacity: 500, context: PolicyContext()))
+    let batch = RequestBatch(capacity: 4096)
+    for pass in 0..<3 {
+      let reader = try TraceSpec(parsing: "oracle-general").open(Self.path)
+      if pass == 2 { malloc_counter_start() }
+      while try reader.read(into: batch) { simulation.replay(batch, range: 0..<batch.count) }
+      if pass == 2 {
+        let allocations = malloc_counter_stop()
+        #expect(allocations == 0, "lru+\(admission): \(allocations) allocations while replaying")
+      }
+    }
+    #expect(simulation.counters.misses > 0)
+  }
+
   @Test(.enabled(if: malloc_counter_available() != 0))
   func theCounterCountsAllocations() {
     malloc_counter_start()

@@ -116,10 +116,10 @@ public final class AdaptSizeAdmission: AdmissionPolicy {
       statisticsSize &-= UInt64(bitPattern: size)
       return true
     }
-    model.tune(counts: longTerm.counts, sizes: longTerm.sizes.map(Double.init), capacity: capacity)
+    model.tune(counts: longTerm.counts, sizes: longTerm.sizes, capacity: capacity)
   }
 
-  public var storageBytes: Int { interval.storageBytes + longTerm.storageBytes }
+  public var storageBytes: Int { interval.storageBytes + longTerm.storageBytes + longTerm.keys.count * 16 }
 }
 
 /// Per-object request counts and sizes in first-seen order, with a key index. O(1) expected
@@ -163,7 +163,7 @@ struct ObjectStatistics {
     counts.removeLast(counts.count - kept)
     sizes.removeLast(sizes.count - kept)
     positions.removeAll(keepingCapacity: true)
-    for (index, key) in keys.enumerated() { positions[key] = index }
+    for index in keys.indices { positions[keys[index]] = index }
   }
 
   /// Arrays at their element counts plus the index at its capacity (about 17 B per slot).

@@ -16,15 +16,21 @@ struct AdaptSizeModel {
   let maxIterations: Int
   /// The size parameter c in bytes (2^15 until the first tuning).
   private(set) var sizeParameter = Double(1 << 15)
+  /// Scratch for the objects' sizes and admission probabilities, reused by every tuning.
+  private var sizes: [Double] = []
+  private var admission: [Double] = []
 
   init(maxIterations: Int) {
     self.maxIterations = maxIterations
   }
 
   /// Re-tunes c for a cache of `capacity` from the objects' decayed request counts and sizes;
-  /// leaves it unchanged when the model gives NaN.
-  mutating func tune(counts: [Double], sizes: [Double], capacity: UInt64) {
-    let hitRate = { (log2c: Double) in Self.hitRate(log2c: log2c, counts: counts, sizes: sizes, capacity: capacity) }
+  /// leaves it unchanged when the model gives NaN. Allocates nothing once its scratch has
+  /// grown to the number of objects.
+  mutating func tune(counts: [Double], sizes objectSizes: [Int64], capacity: UInt64) {
+    sizes.removeAll(keepingCapacity: true)
+    for index in objectSizes.indices { sizes.append(Double(objectSizes[index])) }
+    func hitRate(_ log2c: Double) -> Double { modelHitRate(log2c: log2c, counts: counts, capacity: capacity) }
     let complement = 1 - Self.goldenRatio
     var x0 = 0.0
     var x1 = log2(Double(capacity))
@@ -73,15 +79,16 @@ struct AdaptSizeModel {
     sizeParameter = h1 > h2 ? pow(2, x1) : pow(2, x2)
   }
 
-  /// The model's request-weighted hit count for c = 2^log2c.
-  static func hitRate(log2c: Double, counts: [Double], sizes: [Double], capacity: UInt64) -> Double {
+  /// The model's request-weighted hit count for c = 2^log2c, over ``sizes``.
+  private mutating func modelHitRate(log2c: Double, counts: [Double], capacity: UInt64) -> Double {
     let c = pow(2, log2c)
     var total = 0.0
     for index in counts.indices { total += counts[index] * exp(-sizes[index] / c) * sizes[index] }
     if total <= 0 { return 0 }
     let cacheSize = Double(capacity)
     var time = cacheSize / total
-    let admission = sizes.map { exp(-$0 / c) }
+    admission.removeAll(keepingCapacity: true)
+    for index in sizes.indices { admission.append(exp(-sizes[index] / c)) }
     for _ in 0..<20 {
       if time > 1e70 { break }
       var occupied = 0.0
@@ -98,8 +105,8 @@ struct AdaptSizeModel {
     }
     var weighted = 0.0
     for index in counts.indices {
-      let numerator = p1(time, counts[index], admission[index])
-      let denominator = p2(time, counts[index], admission[index])
+      let numerator = Self.p1(time, counts[index], admission[index])
+      let denominator = Self.p2(time, counts[index], admission[index])
       var ratio = numerator != 0 && denominator == 0 ? 0.0 : numerator / denominator
       if ratio < 0 { ratio = 0 } else if ratio > 1 { ratio = 1 }
       weighted += counts[index] * ratio
