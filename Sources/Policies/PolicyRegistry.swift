@@ -24,6 +24,7 @@ public enum PolicyRegistry {
       PolicyEntry(SLRU.self),
       PolicyEntry(ARC.self),
       PolicyEntry(LIRS.self),
+      PolicyEntry(ClockPro.self),
       PolicyEntry(TwoQ.self),
       PolicyEntry(WTinyLFU.self),
       PolicyEntry(LHD.self),
