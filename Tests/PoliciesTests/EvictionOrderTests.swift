@@ -111,12 +111,17 @@ import Testing
     }
   }
 
+  /// libCacheSim's rule, except where its own code re-inserts a hit object with the request's
+  /// size: `SLRUv0.c` and `ARCv0.c` move a promoted object by inserting the request (checked
+  /// against the libcachesim package: 500 bytes held afterwards, LRU 100).
   @Test func aHitDoesNotChangeTheStoredSize() throws {
+    let takesTheRequestSize: Set = ["slru-v0", "arc-v0"]
     for entry in PolicyRegistry.all {
-      let driver = try PolicyDriver(PolicySpec(parsing: entry.descriptor.name), capacity: 100_000)
+      let name = entry.descriptor.name
+      let driver = try PolicyDriver(PolicySpec(parsing: name), capacity: 100_000)
       driver.serve(request(1, size: 100))
-      #expect(driver.serve(request(1, size: 500)), "\(entry.descriptor.name)")
-      #expect(driver.simulation.occupiedBytes == 100, "\(entry.descriptor.name)")
+      #expect(driver.serve(request(1, size: 500)), "\(name)")
+      #expect(driver.simulation.occupiedBytes == (takesTheRequestSize.contains(name) ? 500 : 100), "\(name)")
     }
   }
 }

@@ -1,0 +1,71 @@
+import CacheCore
+
+/// LRU with probabilistic promotion: a hit moves the object to the head only once in
+/// `1/p` hits on average, so popular objects cost fewer list moves; the tail is evicted.
+///
+/// As libCacheSim's `LRUProb.c`: the promotion threshold is ⌊1 / p⌋ with p read as a
+/// single-precision float (p = 0.1 gives 9), and a hit promotes when libCacheSim's next
+/// draw (lehmer64 from 0xdeadbeef + `--seed`, one draw per hit) modulo the threshold is 0; seed
+/// 0 reproduces the libcachesim package (each cache in a fresh thread). Origin: libCacheSim
+/// `LRUProb.c` (probabilistic LRU, as in memcached's bumping and Caffeine's sampled reads).
+/// Memory: 36 B (32 B node + 4 B bucket) per object.
+public struct LRUProb: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "lru-prob",
+    aliases: ["lruprob"],
+    summary: "LRU whose hits move the object to the head only with probability about p (seeded)",
+    origin: "libCacheSim LRUProb.c",
+    parameters: [
+      ParameterSpec("p", default: "0.5", .real(0.000001...1), help: "promotion probability", aliases: ["prob"])
+    ],
+    memoryPerObject: "36 B (32 B node + 4 B bucket)", isRandomized: true)
+
+  @usableFromInline var arena: SlotArena<Void>
+  @usableFromInline var queue = SlotList()
+  @usableFromInline var random: Lehmer64
+  @usableFromInline let threshold: UInt64
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    let probability = parameters.isExplicit("p") ? Double(Float(parameters.real("p"))) : 0.5
+    threshold = max(1, UInt64(1.0 / probability))
+    random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
+    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    let slot = arena.find(request.key)
+    guard slot >= 0 else { return false }
+    if random.next() % threshold == 0 { arena.moveToFront(slot, in: &queue) }
+    return true
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let slot = arena.insert(key: request.key, size: request.size, extra: ())
+    arena.pushFront(slot, to: &queue)
+  }
+
+  @inlinable
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    victims.record(arena.evict(queue.tail, from: &queue))
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try arena.checkSoleList(queue, named: "lru-prob queue")
+  }
+}

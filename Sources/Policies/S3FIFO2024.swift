@@ -1,0 +1,121 @@
+import CacheCore
+
+/// libCacheSim's current S3-FIFO (the December 2024 rewrite of `S3FIFO.c`; CacheLab's
+/// `s3fifo` is the paper's version, libCacheSim's `S3FIFOv0.c`).
+///
+/// The same three FIFO queues, with these differences: until the first eviction, new objects
+/// overflow into main once small is full; main is a 2-bit CLOCK whose counters grow without
+/// bound and are reinserted as min(counter, 3) − 1; each eviction step removes one object
+/// (a small-queue pass that only promotes leaves the next step to main); an object may be
+/// admitted only if it fits in small, and one the size of small or larger is refused after
+/// the evictions made for it (so a small queue of one unit caches nothing, as in the package).
+/// A ghost hit consumes the ghost entry. Origin: Yang et al., SOSP 2023; libCacheSim
+/// `S3FIFO.c` (2024).
+/// Memory: 36 B (32 B node + 4 B bucket) per object and per ghost entry.
+public struct S3FIFO2024: EvictionPolicy, ~Copyable {
+  public static let descriptor = PolicyDescriptor(
+    name: "s3fifo-2024",
+    summary: "libCacheSim's current S3-FIFO: warm-up overflow into main, 2-bit CLOCK main, one object per step",
+    origin: "Yang et al., SOSP 2023; libCacheSim S3FIFO.c (2024 rewrite)",
+    parameters: [
+      ParameterSpec(
+        "small", default: "0.1", .real(0.000001...0.999999), help: "small FIFO share of the capacity",
+        aliases: ["small-size-ratio"]),
+      ParameterSpec(
+        "ghost", default: "0.9", .real(0...10), help: "ghost FIFO size as a fraction of the capacity",
+        aliases: ["ghost-size-ratio"]),
+      ParameterSpec(
+        "threshold", default: "2", .integer(1...255), help: "accesses in small needed to move to main",
+        aliases: ["move-to-main-threshold"]),
+    ],
+    memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
+
+  @usableFromInline var queues: GhostedQueues
+  @usableFromInline let smallCapacity: Int64
+  @usableFromInline let mainCapacity: Int64
+  @usableFromInline let threshold: UInt8
+  /// Whether anything has been evicted yet (the end of warm-up).
+  @usableFromInline var hasEvicted = false
+  public let capacity: Int64
+
+  public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
+    self.capacity = capacity
+    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
+    mainCapacity = capacity - smallCapacity
+    threshold = UInt8(parameters.integer("threshold"))
+    queues = GhostedQueues(
+      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    queues.lookup(request.key) == .cached
+  }
+
+  /// New objects enter small, or main while warming up with small full.
+  @inlinable
+  public mutating func insert(_ request: Request) {
+    let warmingUp = !hasEvicted && queues.small.bytes >= smallCapacity
+    queues.insert(request, into: warmingUp ? QueueState.main : QueueState.small)
+  }
+
+  @inlinable
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    let found = queues.lookup(request.key)
+    if found == .cached { return .hit }
+    if !admission.admits(request) || request.size > smallCapacity || request.size > capacity { return .rejected }
+    while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
+    if found == .ghost {
+      queues.insert(request, into: QueueState.main)
+    } else {
+      if request.size >= smallCapacity { return .rejected }
+      insert(request)
+    }
+    return .inserted
+  }
+
+  @inlinable
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    let before = objectCount
+    while objectCount == before { evictStep(into: &victims) }
+  }
+
+  /// One eviction step (libCacheSim's `S3FIFO_evict`): main's CLOCK when main is over its
+  /// share or small is empty, else small's pass, which may only promote.
+  @inlinable
+  mutating func evictStep<Sink: VictimSink>(into victims: inout Sink) {
+    hasEvicted = true
+    if queues.main.bytes > mainCapacity || queues.small.isEmpty {
+      if !queues.main.isEmpty { queues.evictMain(into: &victims) { min($0, 3) - 1 } }
+      return
+    }
+    while !queues.small.isEmpty {
+      let slot = queues.arena.popBack(from: &queues.small)
+      if queues.arena[slot].extra.frequency >= threshold {
+        queues.pushMain(slot)
+        continue
+      }
+      victims.record(queues.victim(slot))
+      queues.remember(slot)
+      return
+    }
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try queues.check()
+  }
+}
