@@ -9,6 +9,7 @@ public enum PolicyRegistry {
     kind: "policy", plural: "policies",
     [
       PolicyEntry(FIFO.self),
+      PolicyEntry(FIFOMerge.self),
       PolicyEntry(LRU.self),
       PolicyEntry(LRUProb.self),
       PolicyEntry(Clock.self),
@@ -36,6 +37,7 @@ public enum PolicyRegistry {
       PolicyEntry(Hyperbolic.self),
       PolicyEntry(S3FIFO.self),
       PolicyEntry(S3FIFO2024.self),
+      PolicyEntry(S3FIFOd.self),
       PolicyEntry(QDLP.self),
       PolicyEntry(RandomEviction.self),
       PolicyEntry(CostLRU.self),

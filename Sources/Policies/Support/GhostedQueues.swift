@@ -34,7 +34,7 @@ public struct GhostedQueues: ~Copyable {
   @usableFromInline var small = SlotList()
   @usableFromInline var main = SlotList()
   @usableFromInline var ghost = SlotList()
-  @usableFromInline let ghostCapacity: Int64
+  @usableFromInline var ghostCapacity: Int64
   /// Highest access counter a main-queue hit reaches (255: unbounded in practice).
   @usableFromInline let mainMaximum: UInt8
 
