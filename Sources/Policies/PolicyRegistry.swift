@@ -23,6 +23,7 @@ public enum PolicyRegistry {
       PolicyEntry(MQ.self),
       PolicyEntry(Clock2QPlus.self),
       PolicyEntry(Belady.self),
+      PolicyEntry(BeladySize.self),
       PolicyEntry(SLRU.self),
       PolicyEntry(SLRUv0.self),
       PolicyEntry(ARC.self),
