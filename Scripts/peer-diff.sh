@@ -4,6 +4,8 @@
 #
 #   bash Scripts/peer-diff.sh                 # every mapped policy x trace x mode x size
 #   bash Scripts/peer-diff.sh --subset        # a small fast subset (for CI)
+#   bash Scripts/peer-diff.sh --admissions bloom-filter,prob --only-differences
+#                                             # admission rows only (none: the plain rows)
 #   bash Scripts/peer-diff.sh --help          # all options of Scripts/peer_diff.py
 #
 # Creates .venv-peer/ at the repository root when missing (git-ignored), installs

@@ -30,6 +30,10 @@ public struct ARC: EvictionPolicy, ~Copyable {
   @usableFromInline var target: Double = 0
   /// Which ghost list the current request hit (0 = none), and its size.
   @usableFromInline var ghostHit: UInt8 = 0
+  /// libCacheSim's "current object was in B2" flag, which REPLACE reads when T1 equals the
+  /// target: set by a B2 hit, cleared by a B1 hit, a hit in T1 or T2, or the insertion after a
+  /// ghost hit — so it outlives a ghost hit whose object was not inserted, as in `ARC.c`.
+  @usableFromInline var lastGhostInB2 = false
   @usableFromInline var pendingSize: Int64 = 0
   public let capacity: Int64
 
@@ -56,9 +60,11 @@ public struct ARC: EvictionPolicy, ~Copyable {
     guard slot >= 0 else { return false }
     switch arena[slot].extra {
     case Self.t1, Self.t2:
+      lastGhostInB2 = false
       move(slot, to: Self.t2)
       return true
     case Self.b1:
+      lastGhostInB2 = false
       let delta = max(Double(lists[3].bytes) / Double(lists[2].bytes), 1)
       target = min(target + delta, Double(capacity))
       ghostHit = Self.b1
@@ -66,6 +72,7 @@ public struct ARC: EvictionPolicy, ~Copyable {
       let delta = max(Double(lists[2].bytes) / Double(lists[3].bytes), 1)
       target = max(target - delta, 0)
       ghostHit = Self.b2
+      lastGhostInB2 = true
     }
     _ = arena.evict(slot, from: &lists[Int(arena[slot].extra)])
     return false
@@ -74,6 +81,7 @@ public struct ARC: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func insert(_ request: Request) {
     let list = ghostHit == 0 ? Self.t1 : Self.t2
+    if ghostHit != 0 { lastGhostInB2 = false }
     let slot = arena.insert(key: request.key, size: request.size, extra: list)
     arena.pushFront(slot, to: &lists[Int(list)])
   }
@@ -116,7 +124,7 @@ public struct ARC: EvictionPolicy, ~Copyable {
   @inlinable
   mutating func replace<Sink: VictimSink>(into victims: inout Sink) {
     let t1 = Double(lists[0].bytes)
-    let fromT1 = (!lists[0].isEmpty && (t1 > target || (t1 == target && ghostHit == Self.b2))) || lists[1].isEmpty
+    let fromT1 = (!lists[0].isEmpty && (t1 > target || (t1 == target && lastGhostInB2))) || lists[1].isEmpty
     let slot = fromT1 ? lists[0].tail : lists[1].tail
     victims.record(Victim(key: arena[slot].key, size: arena[slot].size))
     move(slot, to: fromT1 ? Self.b1 : Self.b2)

@@ -71,7 +71,7 @@ public struct QDLP: EvictionPolicy, ~Copyable {
   ) -> Outcome {
     let found = queues.lookup(request.key)
     if found == .cached { return .hit }
-    if !admission.admits(request) || request.size > smallCapacity { return .rejected }
+    if request.size > smallCapacity || !admission.admits(request) { return .rejected }
     while occupiedBytes + request.size > capacity { step(into: &victims) }
     if found == .ghost {
       let slot = queues.arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))

@@ -69,7 +69,7 @@ public struct S3FIFO2024: EvictionPolicy, ~Copyable {
   ) -> Outcome {
     let found = queues.lookup(request.key)
     if found == .cached { return .hit }
-    if !admission.admits(request) || request.size > smallCapacity || request.size > capacity { return .rejected }
+    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
     if found == .ghost {
       queues.insert(request, into: QueueState.main)

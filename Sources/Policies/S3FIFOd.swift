@@ -102,7 +102,7 @@ public struct S3FIFOd: EvictionPolicy, ~Copyable {
     adaptSizes()
     let found = lookup(request.key)
     if found == .cached { return .hit }
-    if !admission.admits(request) || request.size > smallCapacity || request.size > capacity { return .rejected }
+    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
     guard found == .ghost else {
       insert(request)

@@ -85,7 +85,7 @@ public struct TwoQ: EvictionPolicy, ~Copyable {
   ) -> Outcome {
     let found = lookup(request.key)
     if found == .cached { return .hit }
-    if !admission.admits(request) || request.size > ainCapacity || request.size > capacity { return .rejected }
+    if request.size > ainCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evict(into: &victims) }
     guard found == .ghost else {
       insert(request)
