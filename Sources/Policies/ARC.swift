@@ -149,14 +149,7 @@ public struct ARC: EvictionPolicy, ~Copyable {
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkIndex()
-    var total = 0
-    for (index, name) in ["T1", "T2", "B1", "B2"].enumerated() {
-      try arena.checkList(lists[index], named: name) { node throws(InvariantViolation) in
-        guard Int(node.extra) == index else { throw InvariantViolation("\(name) holds a node of list \(node.extra)") }
-      }
-      total += lists[index].count
-    }
-    guard total == arena.count else { throw InvariantViolation("lists hold \(total) of \(arena.count) entries") }
+    try arena.checkPartition(lists, named: ["T1", "T2", "B1", "B2"]) { Int($0.extra) }
     guard target >= 0, target <= Double(capacity) else {
       throw InvariantViolation("p = \(target) outside 0...\(capacity)")
     }

@@ -192,14 +192,9 @@ public struct ARCv0: EvictionPolicy, ~Copyable {
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkIndex()
-    var total = 0
-    for (index, name) in ["T1", "T2", "B1", "B2"].enumerated() {
-      try arena.checkList(lists[index], named: name) { node throws(InvariantViolation) in
-        guard Int(node.extra) == index else { throw InvariantViolation("\(name) holds an entry of \(node.extra)") }
-      }
-      guard lists[index].bytes <= capacity else { throw InvariantViolation("\(name) holds \(lists[index].bytes)") }
-      total += lists[index].count
+    try arena.checkPartition(lists, named: ["T1", "T2", "B1", "B2"]) { Int($0.extra) }
+    for list in lists where list.bytes > capacity {
+      throw InvariantViolation("a list holds \(list.bytes) > \(capacity)")
     }
-    guard total == arena.count else { throw InvariantViolation("lists hold \(total) of \(arena.count) entries") }
   }
 }

@@ -137,17 +137,12 @@ public struct CAR: EvictionPolicy, ~Copyable {
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkIndex()
-    var total = 0
-    for (index, name) in ["T1", "T2", "B1", "B2"].enumerated() {
-      try arena.checkList(lists[index], named: name) { node throws(InvariantViolation) in
-        guard Int(node.extra.list) == index else {
-          throw InvariantViolation("\(name) holds an entry of \(node.extra.list)")
-        }
-        guard index < 2 || !node.extra.referenced else { throw InvariantViolation("ghost \(node.key) referenced") }
+    try arena.checkPartition(lists, named: ["T1", "T2", "B1", "B2"]) { Int($0.extra.list) }
+    for ghosts in lists[2...] {
+      try arena.checkList(ghosts, named: "ghosts") { node throws(InvariantViolation) in
+        guard !node.extra.referenced else { throw InvariantViolation("ghost \(node.key) referenced") }
       }
-      total += lists[index].count
     }
-    guard total == arena.count else { throw InvariantViolation("lists hold \(total) of \(arena.count) entries") }
     guard target >= 0, target <= Double(capacity) else { throw InvariantViolation("target \(target)") }
   }
 }

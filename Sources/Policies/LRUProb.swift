@@ -20,52 +20,43 @@ public struct LRUProb: EvictionPolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket)", isRandomized: true)
 
-  @usableFromInline var arena: SlotArena<Void>
-  @usableFromInline var queue = SlotList()
+  /// The LRU whose list and index this policy shares; only hits differ.
+  @usableFromInline var lru: LRU
   @usableFromInline var random: Lehmer64
   @usableFromInline let threshold: UInt64
-  public let capacity: Int64
+  public var capacity: Int64 { lru.capacity }
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
-    self.capacity = capacity
     let probability = parameters.isExplicit("p") ? Double(Float(parameters.real("p"))) : 0.5
     threshold = max(1, UInt64(1.0 / probability))
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
-    arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
+    lru = LRU(capacity: capacity, parameters: parameters, context: context)
   }
 
-  @inlinable public var occupiedBytes: Int64 { queue.bytes }
-  @inlinable public var objectCount: Int { queue.count }
-  public var storageBytes: Int { arena.memoryFootprint }
+  @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
+  @inlinable public var objectCount: Int { lru.objectCount }
+  public var storageBytes: Int { lru.storageBytes }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
+    let slot = lru.arena.find(request.key)
     guard slot >= 0 else { return false }
-    if random.next() % threshold == 0 { arena.moveToFront(slot, in: &queue) }
+    if random.next() % threshold == 0 { lru.arena.moveToFront(slot, in: &lru.queue) }
     return true
   }
 
   @inlinable
-  public mutating func insert(_ request: Request) {
-    let slot = arena.insert(key: request.key, size: request.size, extra: ())
-    arena.pushFront(slot, to: &queue)
-  }
+  public mutating func insert(_ request: Request) { lru.insert(request) }
 
   @inlinable
-  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    victims.record(arena.evict(queue.tail, from: &queue))
-  }
+  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) { lru.evict(into: &victims) }
 
-  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
+  public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
 
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+  public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+  public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
 
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try arena.checkSoleList(queue, named: "lru-prob queue")
-  }
+  public func checkInvariants() throws(InvariantViolation) { try lru.checkInvariants() }
 }

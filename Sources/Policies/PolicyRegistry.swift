@@ -9,9 +9,7 @@ public enum PolicyRegistry {
     kind: "policy", plural: "policies",
     [
       PolicyEntry(FIFO.self),
-      PolicyEntry(FIFOMerge.self),
       PolicyEntry(LRU.self),
-      PolicyEntry(LRUProb.self),
       PolicyEntry(Clock.self),
       PolicyEntry(Sieve.self),
       PolicyEntry(MRU.self),
@@ -22,6 +20,8 @@ public enum PolicyRegistry {
       PolicyEntry(LRUK.self),
       PolicyEntry(MQ.self),
       PolicyEntry(Clock2QPlus.self),
+      PolicyEntry(LRUProb.self),
+      PolicyEntry(FIFOMerge.self),
       PolicyEntry(Belady.self),
       PolicyEntry(BeladySize.self),
       PolicyEntry(SLRU.self),

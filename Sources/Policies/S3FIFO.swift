@@ -93,17 +93,7 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
   /// not into the ghost queue. Returns whether an object left the cache.
   @inlinable
   mutating func evictSmall<Sink: VictimSink>(into victims: inout Sink) -> Bool {
-    while !queues.small.isEmpty {
-      let slot = queues.arena.popBack(from: &queues.small)
-      if queues.arena[slot].extra.frequency >= threshold {
-        queues.pushMain(slot)
-        continue
-      }
-      victims.record(queues.victim(slot))
-      queues.remember(slot)
-      return true
-    }
-    return false
+    queues.evictSmall(threshold: threshold, into: &victims)
   }
 
   /// Main's CLOCK with libCacheSim's S3-FIFO rule: a reinserted object's counter becomes

@@ -95,16 +95,7 @@ public struct S3FIFO2024: EvictionPolicy, ~Copyable {
       if !queues.main.isEmpty { queues.evictMain(into: &victims) { min($0, 3) - 1 } }
       return
     }
-    while !queues.small.isEmpty {
-      let slot = queues.arena.popBack(from: &queues.small)
-      if queues.arena[slot].extra.frequency >= threshold {
-        queues.pushMain(slot)
-        continue
-      }
-      victims.record(queues.victim(slot))
-      queues.remember(slot)
-      return
-    }
+    _ = queues.evictSmall(threshold: threshold, into: &victims)
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }

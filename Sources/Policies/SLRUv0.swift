@@ -139,16 +139,9 @@ public struct SLRUv0: EvictionPolicy, ~Copyable {
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkIndex()
-    var total = 0
-    for index in segments.indices {
-      try arena.checkList(segments[index], named: "segment \(index)") { node throws(InvariantViolation) in
-        guard Int(node.extra) == index else { throw InvariantViolation("segment \(index) holds \(node.extra)") }
-      }
-      guard segments[index].bytes <= segmentCapacity else {
-        throw InvariantViolation("segment \(index) holds \(segments[index].bytes) > \(segmentCapacity)")
-      }
-      total += segments[index].count
+    try arena.checkPartition(segments, named: segments.indices.map { "segment \($0)" }) { Int($0.extra) }
+    for segment in segments where segment.bytes > segmentCapacity {
+      throw InvariantViolation("a segment holds \(segment.bytes) > \(segmentCapacity)")
     }
-    guard total == arena.count else { throw InvariantViolation("segments hold \(total) of \(arena.count)") }
   }
 }

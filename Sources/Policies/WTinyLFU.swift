@@ -278,14 +278,7 @@ public struct WTinyLFU: EvictionPolicy, ~Copyable {
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkIndex()
-    var total = 0
-    for (index, name) in ["window", "probation", "protected"].enumerated() {
-      try arena.checkList(lists[index], named: name) { node throws(InvariantViolation) in
-        guard Int(node.extra) == index else { throw InvariantViolation("\(name) holds a node of list \(node.extra)") }
-      }
-      total += lists[index].count
-    }
-    guard total == arena.count else { throw InvariantViolation("lists hold \(total) of \(arena.count) entries") }
+    try arena.checkPartition(lists, named: ["window", "probation", "protected"]) { Int($0.extra) }
     guard lists[2].bytes <= max(protectedCapacity, 0) || lists[2].count <= 1 else {
       throw InvariantViolation("protected holds \(lists[2].bytes) > \(protectedCapacity)")
     }

@@ -141,6 +141,25 @@ extension SlotArena {
     return slot < 0 ? nil : evict(slot, from: &list)
   }
 
+  /// Checks each of `lists` (called `names` in messages) as ``checkList(_:named:_:)`` does,
+  /// that each node is in the list `membership` says, and that together the lists hold every
+  /// entry of the arena.
+  ///
+  /// - Complexity: O(entries); for tests and debug runs.
+  public func checkPartition(
+    _ lists: [SlotList], named names: [String], membership: (SlotNode<Extra>) -> Int
+  ) throws(InvariantViolation) {
+    var total = 0
+    for index in lists.indices {
+      try checkList(lists[index], named: names[index]) { node throws(InvariantViolation) in
+        let owner = membership(node)
+        guard owner == index else { throw InvariantViolation("\(names[index]) holds an entry of list \(owner)") }
+      }
+      total += lists[index].count
+    }
+    guard total == count else { throw InvariantViolation("lists hold \(total) of \(count) entries") }
+  }
+
   /// Checks the hash index and `list`, which must hold every entry of the arena.
   ///
   /// - Complexity: O(entries); for tests and debug runs.

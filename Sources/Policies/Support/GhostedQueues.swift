@@ -95,6 +95,24 @@ public struct GhostedQueues: ~Copyable {
     }
   }
 
+  /// Small's pass (S3-FIFO): moves its oldest objects to main while they were accessed at
+  /// least `threshold` times, and turns the first that was not into a ghost entry. Returns
+  /// whether an object left the cache.
+  @inlinable
+  mutating func evictSmall<Sink: VictimSink>(threshold: UInt8, into victims: inout Sink) -> Bool {
+    while !small.isEmpty {
+      let slot = arena.popBack(from: &small)
+      if arena[slot].extra.frequency >= threshold {
+        pushMain(slot)
+        continue
+      }
+      victims.record(victim(slot))
+      remember(slot)
+      return true
+    }
+    return false
+  }
+
   /// Moves an unlinked entry to main's head with a zero counter.
   @inlinable
   mutating func pushMain(_ slot: Int32) {
