@@ -57,6 +57,7 @@ extension Replayer {
         counters.evictions = scaled(counters.evictions, missScale)
         counters.rejected = scaled(counters.rejected, missScale)
         counters.expired = scaled(counters.expired, missScale)
+        counters.declined = min(requests, scaled(counters.declined, missScale))
       }
       results.append(
         CacheResult(

@@ -56,6 +56,23 @@ import Traces
     #expect(Set(labels).count == 6)
   }
 
+  /// With spatial sampling, `declined` is scaled back like the misses: an admission policy
+  /// that admits nothing declines exactly every (scaled) miss.
+  @Test func declinedIsScaledLikeTheMissesWhenSampled() throws {
+    let path = Paths.temporaryFile(
+      "s.oracleGeneral.bin",
+      bytes: SyntheticTraces.oracleGeneral(SyntheticTraces.requests(count: 20000, objects: 2000, sizes: 10...1000)))
+    var configuration = RunConfiguration(
+      tracePath: path, trace: try TraceSpec(parsing: "oracle-general"),
+      policies: [try PolicySpec(parsing: "lru", admission: AdmissionSpec(parsing: "size:threshold=1"))],
+      capacities: try CapacitySpec.parseList("0.5", objectMode: false))
+    configuration.slice = TraceSlice(sampleRate: 0.5, minimumObjects: 0)
+    let cache = try Replayer(configuration).run().caches[0]
+    #expect(cache.sampleRate == 0.5)
+    #expect(cache.counters.declined == cache.counters.misses)
+    #expect(cache.counters.misses > 15000)
+  }
+
   @Test func regressRebuildsTheAdmissionPolicies() throws {
     let (result, policies) = try Self.run()
     let table = try ReportTable(path: "a.csv", text: CSVReport.render([result]))
