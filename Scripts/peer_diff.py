@@ -69,7 +69,7 @@ admission row (LIRS with prob on the AdaptSize trace) is pinned as a known diffe
 cause is not found (see the drift file).
 
 Policies written against the package's current code (car, arc-v0, slru-v0, s3fifo-2024,
-s3fifod, fifo-merge, lru-prob, belady-size; lfu also against LFUCpp) are compared like the
+s3fifod, fifo-merge, lru-prob, belady-size, wtinylfu-lcs; lfu also against LFUCpp) are compared like the
 others; the randomised ones among them (fifo-merge, lru-prob, belady-size) draw from
 libCacheSim's lehmer64 like the package, so the package's generator is reset to 0xdeadbeef
 before each of their caches and they compare exactly, except belady-size, whose samples follow
@@ -163,6 +163,7 @@ POLICIES = [
     # Written against the package (libCacheSim's current code).
     PolicyMap("lfu", "LFUCpp_init", "", "cpp/LFU.cpp: least frequent, ties by least recent touch (as CacheLab's lfu)"),
     PolicyMap("car:p=0", "CAR_init", "p=0"),
+    PolicyMap("wtinylfu-lcs:window=0.01", "WTinyLFU_init", "main-cache=SLRU,window-size=0.01"),
     PolicyMap("arc-v0", "ARCv0_init", ""),
     PolicyMap("slru-v0:segments=4", "SLRUv0_init", "n-seg=4"),
     PolicyMap(
@@ -193,7 +194,7 @@ POLICIES = [
 # CacheLab policies with no counterpart in the package (reported, not run).
 UNMAPPED = {
     "mru": "libCacheSim has MRU.c but the 0.3.5 package exports no MRU_init",
-    "wtinylfu": "CacheLab follows Caffeine's simulator (WindowTinyLfuPolicy); libCacheSim's WTinyLFU.c is a different design",
+    "wtinylfu": "CacheLab follows Caffeine's simulator (WindowTinyLfuPolicy); libCacheSim's WTinyLFU.c is a different design, compared as wtinylfu-lcs",
     "clockpro": "CacheLab follows Caffeine's simulator (ClockProPolicy); the package's ClockPro stops changing once its cold region fills",
     "cost-lru": "CacheLab-only (Nuke-style cost-bounded LRU)",
     "access-date-purge": "CacheLab-only (AFNetworking purge)",

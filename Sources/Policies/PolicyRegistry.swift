@@ -33,6 +33,7 @@ public enum PolicyRegistry {
       PolicyEntry(ClockPro.self),
       PolicyEntry(TwoQ.self),
       PolicyEntry(WTinyLFU.self),
+      PolicyEntry(WTinyLFULibCacheSim.self),
       PolicyEntry(LHD.self),
       PolicyEntry(LeCaR.self),
       PolicyEntry(Hyperbolic.self),
