@@ -65,6 +65,12 @@ public struct CountingBloomFilter: Sendable {
   @inlinable
   public func estimate(_ key: UInt64) -> UInt32 {
     let (a, b) = hashPair(key)
+    return smallest(a, b)
+  }
+
+  /// The smallest of the counters that hash pair (`a`, `b`) indexes.
+  @inlinable
+  func smallest(_ a: UInt32, _ b: UInt32) -> UInt32 {
     var smallest = UInt32.max
     for step in 0..<hashes {
       smallest = min(smallest, counter((a &+ UInt32(step) &* b) % counterCount))
@@ -73,10 +79,11 @@ public struct CountingBloomFilter: Sendable {
   }
 
   /// Counts `key` once: every one of its counters grows unless the smallest is saturated.
+  /// Hashes the key once.
   @inlinable
   public mutating func add(_ key: UInt64) {
-    guard estimate(key) < .max else { return }
     let (a, b) = hashPair(key)
+    guard smallest(a, b) < .max else { return }
     for step in 0..<hashes {
       let index = (a &+ UInt32(step) &* b) % counterCount
       if isDense {
