@@ -69,8 +69,8 @@ admission row (LIRS with prob on the AdaptSize trace) is pinned as a known diffe
 cause is not found (see the drift file).
 
 Policies written against the package's current code (car, arc-v0, slru-v0, s3fifo-2024,
-s3fifod, fifo-merge, lru-prob, belady-size, wtinylfu-lcs; lfu also against LFUCpp) are compared like the
-others; the randomised ones among them (fifo-merge, lru-prob, belady-size) draw from
+s3fifod, fifo-merge, lru-prob, cacheus, belady-size, wtinylfu-lcs; lfu also against LFUCpp) are compared
+like the others; the randomised ones among them (fifo-merge, lru-prob, cacheus, belady-size) draw from
 libCacheSim's lehmer64 like the package, so the package's generator is reset to 0xdeadbeef
 before each of their caches and they compare exactly, except belady-size, whose samples follow
 libCacheSim's hash-table layout (compared within 1 %, status "randomised").
@@ -176,6 +176,7 @@ POLICIES = [
     ),
     PolicyMap("fifo-merge:n-exam=100,n-keep=50,retain=freq", "FIFO_Merge_init", "", reseed=True),
     PolicyMap("lru-prob:p=0.5", "LRU_Prob_init", "", reseed=True),
+    PolicyMap("cacheus", "Cacheus_init", "", reseed=True),
     PolicyMap(
         "belady-size:samples=128",
         "BeladySize_init",
@@ -540,6 +541,8 @@ def run_peer(task: dict) -> dict:
 
     reader = open_reader(task["source"], task["object_mode"])
     params = lcs.CommonCacheParams(task["capacity"], hashpower=task["hashpower"])
+    if task.get("reseed") is not None:
+        set_rand_seed(task["reseed"])  # before the cache: some (Cacheus) draw while initialising
     cache = getattr(native, task["init"])(params, task["params"])
     admission = task.get("admission")
     admissioner = None
@@ -553,8 +556,8 @@ def run_peer(task: dict) -> dict:
     if task.get("emulate"):
         misses, miss_bytes = emulate_get_base(cache, task["source"], task["object_mode"], admission["model"])
         return {"id": task["id"], "misses": misses, "miss_bytes": miss_bytes, "seconds": time.perf_counter() - started}
-    if task.get("reseed") is not None:
-        set_rand_seed(task["reseed"])
+    if task.get("reseed") is not None and admissioner is not None:
+        set_rand_seed(task["reseed"])  # the admission's draws start afresh, as CacheLab's do
     miss_ratio, byte_miss_ratio = native.c_process_trace(cache, reader)
     seconds = time.perf_counter() - started
     # The cache first: freeing the Admissioner before its cache crashes in the cache's free.

@@ -36,6 +36,7 @@ public enum PolicyRegistry {
       PolicyEntry(WTinyLFULibCacheSim.self),
       PolicyEntry(LHD.self),
       PolicyEntry(LeCaR.self),
+      PolicyEntry(Cacheus.self),
       PolicyEntry(Hyperbolic.self),
       PolicyEntry(S3FIFO.self),
       PolicyEntry(S3FIFO2024.self),

@@ -27,6 +27,10 @@ public struct KeyFIFO: ~Copyable {
     arena.pushFront(slot, to: &list)
   }
 
+  /// Whether `key` is remembered. O(1) expected.
+  @inlinable
+  func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
   /// Forgets `key`; returns whether it was remembered.
   @inlinable
   mutating func take(_ key: UInt64) -> Bool {
