@@ -8,12 +8,17 @@ import Policies
 public protocol ReplayedCache: Sendable {
   /// The policy's name, or the engine's label (`preset:NAME`, `engine`).
   var name: String { get }
+  /// How tables name the row: the policy's label with its admission (`lru+bloom-filter`), or
+  /// the engine's label.
+  var label: String { get }
   /// Every parameter: the policy's (`k=v;k=v`), or the engine's tiers and rules.
   var parameterSummary: String { get }
   /// The capacity (bytes, or objects in object mode; an engine's first tier), nil if unlimited.
   var capacityLimit: Int64? { get }
   /// The size as given, or the engine's tiers.
   var capacityDescription: String { get }
+  /// Whether the size was given relative to the working set (tables show it beside the bytes).
+  var capacityIsRelative: Bool { get }
   /// Counted (post-warm-up) requests and their bytes.
   var requests: Int64 { get }
   var requestBytes: Int64 { get }
@@ -49,10 +54,13 @@ public protocol ReplayedCache: Sendable {
 extension ReplayedCache {
   public var hits: Int64 { requests - misses }
   public var engineResult: EngineResult? { nil }
+  public var capacityIsRelative: Bool { false }
 }
 
 extension CacheResult: ReplayedCache {
   public var name: String { policy.name }
+  public var label: String { policy.label }
+  public var capacityIsRelative: Bool { capacitySpec.needsWorkingSet }
   /// `k=v;k=v`: semicolons, so that the list stays one cell in a CSV.
   public var parameterSummary: String { String(policy.parameters.description.map { $0 == "," ? ";" : $0 }) }
   public var capacityLimit: Int64? { capacity }

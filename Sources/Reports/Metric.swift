@@ -1,72 +1,34 @@
 import CacheCore
 import Replay
 
-/// A report column that can be compared and summarised, with how to read it from a row, how
-/// to split it into numerator and denominator (ratios, so that an overall figure is
-/// Σ numerators / Σ denominators) and how to print it. Registry: ``all``.
+/// A report column that `compare` and `regress` can compare and summarise: a view of a
+/// ``ReportColumn`` marked as a metric, which declares its unit, its parts (ratios, so that an
+/// overall figure is Σ numerators / Σ denominators) and its per-window values. Registry:
+/// ``all``, in report column order.
 public struct Metric: Sendable {
-  /// How values are printed.
-  public enum Unit: Sendable {
-    /// A fraction, printed as a percentage; differences in percentage points.
-    case ratio
-    case count
-    case bytes
-    /// Requests per second, printed in millions.
-    case speed
-    case microseconds
-  }
+  public typealias Unit = ReportColumn.Unit
 
   /// The report column.
-  public let name: String
-  public let unit: Unit
-  /// Numerator and denominator column values of a ratio metric (nil: not a ratio).
-  let parts: (@Sendable (_ value: (String) -> Double?) -> (Double, Double)?)?
-  /// The metric's numerator and denominator in a window of cache `index` (nil: not per window).
-  let window: (@Sendable (WindowRecord, Int) -> (Double, Double))?
+  public let column: ReportColumn
 
-  /// Every comparable metric, in display order.
-  public static let all: [Metric] = [
-    Metric(
-      name: "hit_ratio", unit: .ratio, parts: quotient("hits", "requests"),
-      window: { (Double($0.hits[$1]), Double($0.requests)) }),
-    Metric(
-      name: "byte_hit_ratio", unit: .ratio,
-      parts: { value in
-        guard let bytes = value("request_bytes"), let misses = value("miss_bytes") else { return nil }
-        return (bytes - misses, bytes)
-      }, window: { (Double($0.hitBytes[$1]), Double($0.requestBytes)) }),
-    Metric(
-      name: "miss_ratio", unit: .ratio, parts: quotient("misses", "requests"),
-      window: { (Double($0.requests - $0.hits[$1]), Double($0.requests)) }),
-    Metric(name: "misses", unit: .count, parts: nil, window: nil),
-    Metric(name: "miss_bytes", unit: .bytes, parts: nil, window: nil),
-    Metric(name: "requests_per_second", unit: .speed, parts: nil, window: nil),
-    Metric(name: "memory_hit_ratio", unit: .ratio, parts: quotient("memory_hits", "requests"), window: nil),
-    Metric(name: "disk_hit_ratio", unit: .ratio, parts: quotient("disk_hits", "requests"), window: nil),
-    Metric(name: "stale_served", unit: .count, parts: nil, window: nil),
-    Metric(name: "origin_bytes", unit: .bytes, parts: nil, window: nil),
-    Metric(name: "latency_p50", unit: .microseconds, parts: nil, window: nil),
-    Metric(name: "latency_p99", unit: .microseconds, parts: nil, window: nil),
-  ]
+  public var name: String { column.name }
+  public var unit: Unit { column.unit ?? .count }
+  /// Numerator and denominator column values of a ratio metric (nil: not a ratio).
+  var parts: ReportColumn.Parts? { column.parts }
+  /// The metric's numerator and denominator in a window of cache `index` (nil: not per window).
+  var window: ReportColumn.WindowParts? { column.window }
+
+  /// Every comparable metric, in report column order.
+  public static let all: [Metric] = ReportColumn.standard.filter(\.isMetric).map { Metric(column: $0) }
 
   /// The overall hit ratio, hits / requests.
-  public static let hitRatio = all[0]
+  public static let hitRatio = named("hit_ratio")!
 
   /// Names of ``all``.
   public static var names: [String] { all.map(\.name) }
 
   /// The metric called `name`, or nil.
   public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
-
-  /// Parts read from two columns.
-  private static func quotient(
-    _ numerator: String, _ denominator: String
-  ) -> @Sendable ((String) -> Double?) -> (Double, Double)? {
-    { value in
-      guard let top = value(numerator), let bottom = value(denominator) else { return nil }
-      return (top, bottom)
-    }
-  }
 
   /// Whether the metric has per-window values.
   public var hasWindows: Bool { window != nil }

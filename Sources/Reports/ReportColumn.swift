@@ -2,28 +2,117 @@ import CacheCore
 import Engine
 import Replay
 
-/// One column of the CSV report: a stable name and how to compute its value for a row.
+/// One column of the report: a stable name, what it means, how to compute its cell for a row
+/// and, for numbers, its unit, how tables title and print it, and whether (and how, for
+/// ratios) `compare` and `regress` aggregate it as a metric.
 ///
-/// The columns form a registry (``ReportColumn/standard``): a new metric is one entry, and
-/// the CSV and every reader of it follow. Engine columns are empty on plain policy rows.
+/// The columns form the one registry of results (``ReportColumn/standard``): the CSV, the JSON,
+/// the terminal and Markdown tables (``TableReport``), the metrics (``Metric``) and the
+/// README's column table all read it, so a new figure is one entry. Engine columns are empty
+/// on plain policy rows.
 public struct ReportColumn: Sendable {
+  /// How a numeric column's values read and print.
+  public enum Unit: Sendable {
+    /// A fraction, printed as a percentage; differences in percentage points.
+    case ratio
+    case count
+    case bytes
+    /// Requests per second, printed in millions.
+    case speed
+    case microseconds
+
+    /// `value` as a table cell: `43.70 %`, `45041`, `536.43 MiB`, `44.12` (the title says
+    /// M req/s), `117` (the title says µs). O(1).
+    public func cell(_ value: Double) -> String {
+      switch self {
+      case .ratio: return Decimal.fixed(value * 100, 2) + " %"
+      case .count, .microseconds: return Decimal.fixed(value, value == value.rounded() ? 0 : 1)
+      case .bytes: return ByteCount.format(Int64(value.rounded()))
+      case .speed: return Decimal.fixed(value / 1e6, 2)
+      }
+    }
+  }
+
+  /// Numerator and denominator of a ratio, read from a report row's cells by column name.
+  typealias Parts = @Sendable (_ value: (String) -> Double?) -> (Double, Double)?
+  /// Numerator and denominator of a ratio in a window, for the cache at an index.
+  typealias WindowParts = @Sendable (WindowRecord, Int) -> (Double, Double)
+
   /// Header name (snake_case, never renamed once published).
   public let name: String
   /// What the column holds (for the README's table).
   public let meaning: String
   /// Whether the value depends on timing (and so differs between identical runs).
   public let isTiming: Bool
+  /// A numeric column's unit; nil for text.
+  public let unit: Unit?
+  /// The header terminal and Markdown tables give it.
+  public private(set) var title: String
+  /// Whether `compare` and `regress` offer it as a metric (``Metric/all``).
+  public private(set) var isMetric = false
+  /// Shown as `-` in tables of object-mode runs, where bytes mean nothing.
+  private(set) var bytesOnly = false
   let value: @Sendable (ReportRow) -> String
+  /// The number behind the cell (nil: text, or an empty cell).
+  let number: (@Sendable (ReportRow) -> Double?)?
+  /// A ratio's parts, so that an overall figure is Σ numerators / Σ denominators.
+  private(set) var parts: Parts?
+  /// A ratio's parts per window (nil: not per window).
+  private(set) var window: WindowParts?
+  /// A table cell other than the unit's (the capacity's `1.00 MiB (0.1)`).
+  private var display: (@Sendable (ReportRow) -> String)?
 
   init(_ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (ReportRow) -> String) {
+    self.init(name, meaning, timing: timing, unit: nil, value: value, number: nil)
+  }
+
+  private init(
+    _ name: String, _ meaning: String, timing: Bool, unit: Unit?, value: @escaping @Sendable (ReportRow) -> String,
+    number: (@Sendable (ReportRow) -> Double?)?
+  ) {
     self.name = name
     self.meaning = meaning
     self.isTiming = timing
+    self.unit = unit
+    self.title = name.replacingOccurrences("_", with: " ")
     self.value = value
+    self.number = number
   }
 
   /// The column's value for `row`.
   public func value(of row: ReportRow) -> String { value(row) }
+
+  /// The column's cell in a terminal or Markdown table.
+  public func cell(of row: ReportRow) -> String {
+    if let display { return display(row) }
+    if bytesOnly, row.run.configuration.ignoreSize { return "-" }
+    guard let unit, let number = number?(row) else { return value(row) }
+    return unit.cell(number)
+  }
+
+  /// A whole-number column (counts, bytes): the integer, empty when `value` is nil.
+  static func integer(
+    _ name: String, _ meaning: String, _ unit: Unit = .count, _ value: @escaping @Sendable (ReportRow) -> Int64?
+  ) -> ReportColumn {
+    ReportColumn(
+      name, meaning, timing: false, unit: unit, value: { row in value(row).map(String.init) ?? "" },
+      number: { row in value(row).map(Double.init) })
+  }
+
+  /// A fraction column, six decimals.
+  static func fraction(_ name: String, _ meaning: String, _ value: @escaping @Sendable (ReportRow) -> Double)
+    -> ReportColumn
+  {
+    ReportColumn(
+      name, meaning, timing: false, unit: .ratio, value: { Decimal.fixed(value($0), 6) }, number: { value($0) })
+  }
+
+  /// Requests per second, whole.
+  static func speed(_ name: String, _ meaning: String, _ value: @escaping @Sendable (ReportRow) -> Double)
+    -> ReportColumn
+  {
+    ReportColumn(name, meaning, timing: true, unit: .speed, value: { Decimal.fixed(value($0), 0) }, number: value)
+  }
 
   /// An engine-only column: empty on policy rows.
   static func engine(
@@ -32,8 +121,65 @@ public struct ReportColumn: Sendable {
     ReportColumn(name, meaning, timing: timing) { row in row.engine.map(value) ?? "" }
   }
 
-  static func ratio(_ part: Int64, _ whole: Int64) -> String {
-    Decimal.fixed(whole > 0 ? Double(part) / Double(whole) : 0, 6)
+  /// An engine-only whole-number column.
+  static func engineInteger(
+    _ name: String, _ meaning: String, _ unit: Unit = .count, _ value: @escaping @Sendable (EngineResult) -> Int64
+  ) -> ReportColumn {
+    integer(name, meaning, unit) { row in row.engine.map(value) }
+  }
+
+  /// An engine's latency at `percentile`, µs.
+  static func engineLatency(_ name: String, _ meaning: String, _ percentile: Double) -> ReportColumn {
+    engineInteger(name, meaning, .microseconds) { Int64(clamping: $0.stats.latency.valueAtPercentile(percentile)) }
+  }
+
+  /// An engine-only fraction of its requests: `part` / requests (0 without requests).
+  static func engineShare(_ name: String, _ meaning: String, _ part: @escaping @Sendable (EngineStats) -> Int64)
+    -> ReportColumn
+  {
+    let share = { @Sendable (stats: EngineStats) in
+      stats.requests > 0 ? Double(part(stats)) / Double(stats.requests) : 0
+    }
+    return ReportColumn(
+      name, meaning, timing: false, unit: .ratio,
+      value: { row in row.engine.map { Decimal.fixed(share($0.stats), 6) } ?? "" },
+      number: { row in row.engine.map { share($0.stats) } })
+  }
+
+  /// The same column offered as a metric, with a ratio's parts (per report row and per window).
+  func metric(parts: Parts? = nil, window: WindowParts? = nil) -> ReportColumn {
+    var copy = self
+    copy.isMetric = true
+    copy.parts = parts
+    copy.window = window
+    return copy
+  }
+
+  /// The same column titled `title` in tables (`bytesOnly`: `-` in object mode; `display`:
+  /// its own cell).
+  func titled(
+    _ title: String, bytesOnly: Bool = false, display: (@Sendable (ReportRow) -> String)? = nil
+  ) -> ReportColumn {
+    var copy = self
+    copy.title = title
+    copy.bytesOnly = bytesOnly
+    copy.display = display
+    return copy
+  }
+
+  /// Parts read from two columns.
+  static func quotient(_ numerator: String, _ denominator: String) -> Parts {
+    { value in
+      guard let top = value(numerator), let bottom = value(denominator) else { return nil }
+      return (top, bottom)
+    }
+  }
+
+  /// A capacity as tables print it: `1.00 MiB`, `500 obj`, with the spec when relative (`(0.1)`).
+  static let capacityCell: @Sendable (ReportRow) -> String = { row in
+    let limit = row.result.capacityLimit ?? 0
+    let text = row.run.configuration.ignoreSize ? "\(limit) obj" : ByteCount.format(limit)
+    return row.result.capacityIsRelative ? "\(text) (\(row.capacitySpec))" : text
   }
 
   /// The README's table of `columns` (name and meaning), generated here so the README cannot
@@ -56,7 +202,7 @@ public struct ReportColumn: Sendable {
     ReportColumn("capacity", "capacity in bytes (objects with ignore_size; an engine's first tier; empty if unlimited)")
     {
       $0.capacity
-    },
+    }.titled("capacity", display: capacityCell),
     ReportColumn("capacity_spec", "the size as given, or the engine's tiers") { $0.capacitySpec },
     ReportColumn("ignore_size", "`true` in object mode") { String($0.run.configuration.ignoreSize) },
     ReportColumn("warmup", "warm-up as given (fraction of requests or trace time)") {
@@ -72,20 +218,26 @@ public struct ReportColumn: Sendable {
       rateText(row.run.configuration.slice.sampleRate)
     },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
-    ReportColumn("requests", "counted requests (after warm-up)") { String($0.requests) },
-    ReportColumn("request_bytes", "bytes of the counted requests") { String($0.requestBytes) },
-    ReportColumn("hits", "counted requests that hit") { String($0.hits) },
-    ReportColumn("misses", "counted requests that missed") { String($0.misses) },
-    ReportColumn("miss_bytes", "bytes of the misses") { String($0.missBytes) },
-    ReportColumn("hit_ratio", "hits / requests") { Decimal.fixed($0.hitRatio, 6) },
-    ReportColumn("byte_hit_ratio", "(request_bytes − miss_bytes) / request_bytes") {
-      Decimal.fixed($0.byteHitRatio, 6)
-    },
-    ReportColumn("miss_ratio", "misses / requests") { Decimal.fixed($0.requests > 0 ? 1 - $0.hitRatio : 0, 6) },
-    ReportColumn("byte_miss_ratio", "miss_bytes / request_bytes") {
-      Decimal.fixed($0.requestBytes > 0 ? 1 - $0.byteHitRatio : 0, 6)
-    },
-    ReportColumn("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { String($0.evictions) },
+    .integer("requests", "counted requests (after warm-up)") { $0.requests },
+    .integer("request_bytes", "bytes of the counted requests", .bytes) { $0.requestBytes },
+    .integer("hits", "counted requests that hit") { $0.hits },
+    .integer("misses", "counted requests that missed") { $0.misses }.metric(),
+    .integer("miss_bytes", "bytes of the misses", .bytes) { $0.missBytes }.metric()
+      .titled("miss bytes", bytesOnly: true),
+    .fraction("hit_ratio", "hits / requests") { $0.hitRatio }
+      .metric(parts: quotient("hits", "requests"), window: { (Double($0.hits[$1]), Double($0.requests)) }),
+    .fraction("byte_hit_ratio", "(request_bytes − miss_bytes) / request_bytes") { $0.byteHitRatio }
+      .metric(
+        parts: { value in
+          guard let bytes = value("request_bytes"), let misses = value("miss_bytes") else { return nil }
+          return (bytes - misses, bytes)
+        }, window: { (Double($0.hitBytes[$1]), Double($0.requestBytes)) }
+      ).titled("byte hit ratio", bytesOnly: true),
+    .fraction("miss_ratio", "misses / requests") { $0.requests > 0 ? 1 - $0.hitRatio : 0 }
+      .metric(
+        parts: quotient("misses", "requests"), window: { (Double($0.requests - $0.hits[$1]), Double($0.requests)) }),
+    .fraction("byte_miss_ratio", "miss_bytes / request_bytes") { $0.requestBytes > 0 ? 1 - $0.byteHitRatio : 0 },
+    .integer("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { $0.evictions },
     ReportColumn(
       "rejected", "misses not inserted: larger than the cache, refused by the policy's own filter or by admission"
     ) { $0.rejected },
@@ -99,9 +251,8 @@ public struct ReportColumn: Sendable {
     ReportColumn("replay_seconds", "seconds this cache spent replaying (policy + engine)", timing: true) {
       Decimal.fixed($0.replaySeconds, 6)
     },
-    ReportColumn("requests_per_second", "replayed requests / `replay_seconds`", timing: true) {
-      Decimal.fixed($0.requestsPerSecond, 0)
-    },
+    .speed("requests_per_second", "replayed requests / `replay_seconds`") { $0.requestsPerSecond }.metric()
+      .titled("M req/s"),
     ReportColumn(
       "peak_memory_bytes",
       "peak resident memory of the whole process at the end of the run (getrusage max RSS; all caches of the pass together); like the timings, not compared by `regress`",
@@ -111,68 +262,71 @@ public struct ReportColumn: Sendable {
       "cache_memory_bytes",
       "bytes the cache's own structures held at the end of the run — arenas with their hash buckets, heaps, sketches, ghost entries, a --ttl expiry table (the simulator's accounting at allocated sizes, which never shrink, so also the peak; policy rows)"
     ) { $0.cacheMemoryBytes },
-    .engine("memory_hits", "requests answered by the memory tier") { String($0.stats.memoryHits) },
-    .engine("disk_hits", "requests answered by the disk tier") { String($0.stats.diskHits) },
-    .engine("memory_hit_ratio", "memory_hits / requests") { ratio($0.stats.memoryHits, $0.stats.requests) },
-    .engine("disk_hit_ratio", "disk_hits / requests") { ratio($0.stats.diskHits, $0.stats.requests) },
+    .engineInteger("memory_hits", "requests answered by the memory tier") { $0.stats.memoryHits },
+    .engineInteger("disk_hits", "requests answered by the disk tier") { $0.stats.diskHits },
+    .engineShare("memory_hit_ratio", "memory_hits / requests") { $0.memoryHits }
+      .metric(parts: quotient("memory_hits", "requests")).titled("memory"),
+    .engineShare("disk_hit_ratio", "disk_hits / requests") { $0.diskHits }
+      .metric(parts: quotient("disk_hits", "requests")).titled("disk"),
     ReportColumn("ttl", "--ttl as given: 'trace' or the default lifetime (empty: policy caches never expire objects)") {
       $0.run.configuration.timeToLive?.description ?? ""
     },
-    ReportColumn(
+    .integer(
       "expired",
       "lookups that found an expired or stale object (engines; policy caches with --ttl, where each is also a miss)"
-    ) { $0.expired },
-    .engine("revalidated_304", "conditional requests answered 304 (headers refreshed, body kept)") {
-      String($0.stats.revalidated304)
+    ) { $0.result.expiredLookups(in: $0.run.configuration) },
+    .engineInteger("revalidated_304", "conditional requests answered 304 (headers refreshed, body kept)") {
+      $0.stats.revalidated304
+    }
+    .titled("304"),
+    .engineInteger("revalidated_200", "conditional requests answered 200 (new body)") { $0.stats.revalidated200 }
+      .titled("200"),
+    .engineInteger("stale_served", "responses served from a tier with a version older than the origin's") {
+      $0.stats.staleServed
+    }
+    .metric().titled("stale"),
+    .engineInteger("served_while_revalidating", "responses served while revalidating in the background") {
+      $0.stats.servedWhileRevalidating
     },
-    .engine("revalidated_200", "conditional requests answered 200 (new body)") { String($0.stats.revalidated200) },
-    .engine("stale_served", "responses served from a tier with a version older than the origin's") {
-      String($0.stats.staleServed)
+    .engineInteger("served_on_error", "stale responses served because the origin failed (stale-if-error)") {
+      $0.stats.servedOnError
     },
-    .engine("served_while_revalidating", "responses served while revalidating in the background") {
-      String($0.stats.servedWhileRevalidating)
+    .engineInteger("lost_body_served", "responses served with a body the cache had lost (MKNetworkKit 304 quirk)") {
+      $0.stats.lostBodyServed
     },
-    .engine("served_on_error", "stale responses served because the origin failed (stale-if-error)") {
-      String($0.stats.servedOnError)
+    .engineInteger("origin_fetches", "full responses fetched from the origin") { $0.stats.originFetches },
+    .engineInteger("origin_bytes", "bytes transferred from the origin (bodies and headers)", .bytes) {
+      $0.stats.originBytes
+    }
+    .metric().titled("origin"),
+    .engineInteger("origin_errors", "requests the origin failed with no stale copy to serve") { $0.stats.originErrors },
+    .engineInteger(
+      "bypassed", "requests the library sent past its cache (e.g. MKNetworkKit's HTTPS without always-cache)"
+    ) { $0.stats.bypassed },
+    .engineInteger("disk_reads", "object reads from the disk tier") { $0.stats.disk.reads },
+    .engineInteger("disk_writes", "object writes to the disk tier") { $0.stats.disk.writes }.titled("disk writes"),
+    .engineInteger("disk_bytes_read", "bytes read from disk", .bytes) { $0.stats.disk.bytesRead },
+    .engineInteger("disk_bytes_written", "bytes written to disk", .bytes) { $0.stats.disk.bytesWritten },
+    .engineInteger("disk_files_created", "files created (a replaced file counts again)") { $0.stats.disk.filesCreated },
+    .engineInteger("disk_files_deleted", "files deleted (evictions, cleanups, replacements refused)") {
+      $0.stats.disk.filesDeleted
     },
-    .engine("lost_body_served", "responses served with a body the cache had lost (MKNetworkKit 304 quirk)") {
-      String($0.stats.lostBodyServed)
+    .engineInteger("disk_fsyncs", "fsync calls (file backend)") { $0.stats.disk.fsyncs },
+    .engineInteger("disk_corrupt_discarded", "damaged or leftover files discarded (file backend)") {
+      $0.stats.disk.corruptDiscarded
     },
-    .engine("origin_fetches", "full responses fetched from the origin") { String($0.stats.originFetches) },
-    .engine("origin_bytes", "bytes transferred from the origin (bodies and headers)") { String($0.stats.originBytes) },
-    .engine("origin_errors", "requests the origin failed with no stale copy to serve") {
-      String($0.stats.originErrors)
+    .engineInteger("purges", "purge and cleanup runs (memory clears and trims, flushes, disk cleanups)") {
+      $0.stats.purges
     },
-    .engine("bypassed", "requests the library sent past its cache (e.g. MKNetworkKit's HTTPS without always-cache)") {
-      String($0.stats.bypassed)
-    },
-    .engine("disk_reads", "object reads from the disk tier") { String($0.stats.disk.reads) },
-    .engine("disk_writes", "object writes to the disk tier") { String($0.stats.disk.writes) },
-    .engine("disk_bytes_read", "bytes read from disk") { String($0.stats.disk.bytesRead) },
-    .engine("disk_bytes_written", "bytes written to disk") { String($0.stats.disk.bytesWritten) },
-    .engine("disk_files_created", "files created (a replaced file counts again)") {
-      String($0.stats.disk.filesCreated)
-    },
-    .engine("disk_files_deleted", "files deleted (evictions, cleanups, replacements refused)") {
-      String($0.stats.disk.filesDeleted)
-    },
-    .engine("disk_fsyncs", "fsync calls (file backend)") { String($0.stats.disk.fsyncs) },
-    .engine("disk_corrupt_discarded", "damaged or leftover files discarded (file backend)") {
-      String($0.stats.disk.corruptDiscarded)
-    },
-    .engine("purges", "purge and cleanup runs (memory clears and trims, flushes, disk cleanups)") {
-      String($0.stats.purges)
-    },
-    .engine("purged_objects", "objects removed by purges") { String($0.stats.purged) },
-    .engine("memory_objects", "objects in memory at the end") { String($0.memoryObjects) },
-    .engine("disk_objects", "objects on disk at the end") { String($0.diskObjects) },
-    .engine("latency_p50", "median request latency, µs (modelled; file backend: measured disk time)") {
-      String($0.stats.latency.valueAtPercentile(50))
-    },
-    .engine("latency_p90", "90th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(90)) },
-    .engine("latency_p99", "99th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99)) },
-    .engine("latency_p999", "99.9th percentile latency, µs") { String($0.stats.latency.valueAtPercentile(99.9)) },
-    .engine("latency_max", "largest latency, µs") { String($0.stats.latency.max) },
+    .engineInteger("purged_objects", "objects removed by purges") { $0.stats.purged },
+    .engineInteger("memory_objects", "objects in memory at the end") { Int64($0.memoryObjects) },
+    .engineInteger("disk_objects", "objects on disk at the end") { Int64($0.diskObjects) },
+    .engineLatency("latency_p50", "median request latency, µs (modelled; file backend: measured disk time)", 50)
+      .metric().titled("p50 µs"),
+    .engineLatency("latency_p90", "90th percentile latency, µs", 90),
+    .engineLatency("latency_p99", "99th percentile latency, µs", 99).metric().titled("p99 µs"),
+    .engineLatency("latency_p999", "99.9th percentile latency, µs", 99.9),
+    .engineInteger("latency_max", "largest latency, µs", .microseconds) { Int64(clamping: $0.stats.latency.max) },
     ReportColumn("window", "window size as given (--window: 100000r or 1h), empty without") {
       $0.run.configuration.window?.description ?? ""
     },

@@ -1,8 +1,20 @@
 import CacheCore
 import Replay
 
-/// A human-readable, column-aligned summary of a run for the terminal.
+/// A human-readable, column-aligned summary of a run for the terminal (and, through
+/// ``markdown(_:)``, the report's Markdown): rows labelled by policy or engine, columns from
+/// the report column registry, each titled and printed as ``ReportColumn`` declares.
 public enum TableReport {
+  /// The policy caches' table: report columns after the policy label.
+  public static let cacheColumns = [
+    "capacity", "hit_ratio", "byte_hit_ratio", "misses", "miss_bytes", "requests_per_second",
+  ]
+  /// The engines' table: hit ratios per tier, HTTP outcomes, origin traffic and latency.
+  public static let engineColumns = [
+    "hit_ratio", "memory_hit_ratio", "disk_hit_ratio", "expired", "revalidated_304", "revalidated_200",
+    "stale_served", "origin_bytes", "disk_writes", "purges", "latency_p50", "latency_p99",
+  ]
+
   /// The table for `run`: one row per (policy, capacity), then the engines' table.
   public static func render(_ run: RunResult) -> String {
     var text = run.caches.isEmpty ? "" : align(cacheRows(run))
@@ -15,45 +27,19 @@ public enum TableReport {
 
   /// The policy caches' rows (header first).
   public static func cacheRows(_ run: RunResult) -> [[String]] {
-    let objectMode = run.configuration.ignoreSize
-    var rows: [[String]] = [
-      ["policy", "capacity", "hit ratio", "byte hit ratio", "misses", "miss bytes", "M req/s"]
-    ]
-    for cache in run.caches {
-      let capacity = objectMode ? "\(cache.capacity) obj" : ByteCount.format(cache.capacity)
-      rows.append([
-        cache.policy.label,
-        cache.capacitySpec.needsWorkingSet ? "\(capacity) (\(cache.capacitySpec))" : capacity,
-        Decimal.fixed(cache.hitRatio * 100, 2) + " %",
-        objectMode ? "-" : Decimal.fixed(cache.byteHitRatio * 100, 2) + " %",
-        String(cache.counters.misses),
-        objectMode ? "-" : ByteCount.format(cache.counters.missBytes),
-        Decimal.fixed(cache.requestsPerSecond(replayed: run.replayedRequests) / 1e6, 2),
-      ])
-    }
-    return rows
+    rows(ReportRow.rows([run]).prefix(run.caches.count), label: "policy", columns: cacheColumns)
   }
 
-  /// The engines of `run` (header first): hit ratios per tier, HTTP outcomes, origin traffic and latency.
+  /// The engines' rows (header first).
   public static func engineRows(_ run: RunResult) -> [[String]] {
-    var rows: [[String]] = [
-      [
-        "engine", "hit ratio", "memory", "disk", "expired", "304", "200", "stale", "origin", "disk writes",
-        "purges", "p50 µs", "p99 µs",
-      ]
-    ]
-    for engine in run.engines {
-      let stats = engine.stats
-      let percent = { (part: Int64) in
-        Decimal.fixed(stats.requests > 0 ? Double(part) * 100 / Double(stats.requests) : 0, 2) + " %"
-      }
-      rows.append([
-        engine.label, percent(stats.hits), percent(stats.memoryHits), percent(stats.diskHits), String(stats.expired),
-        String(stats.revalidated304), String(stats.revalidated200), String(stats.staleServed),
-        ByteCount.format(stats.originBytes), String(stats.disk.writes), String(stats.purges),
-        String(stats.latency.valueAtPercentile(50)), String(stats.latency.valueAtPercentile(99)),
-      ])
-    }
+    rows(ReportRow.rows([run]).dropFirst(run.caches.count), label: "engine", columns: engineColumns)
+  }
+
+  /// A header of `label` and the columns' titles, then each row's label and cells.
+  static func rows(_ reportRows: ArraySlice<ReportRow>, label: String, columns names: [String]) -> [[String]] {
+    let columns = names.compactMap(ReportColumn.named)
+    var rows = [[label] + columns.map(\.title)]
+    for row in reportRows { rows.append([row.result.label] + columns.map { $0.cell(of: row) }) }
     return rows
   }
 

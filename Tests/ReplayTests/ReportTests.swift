@@ -69,6 +69,26 @@ import Workloads
     #expect(lines[1].hasPrefix("lru "))
     #expect(lines[3].hasPrefix("clock:bits=2"))
   }
+
+  /// The tables, the metrics and the CSV read one registry: every table column and metric is
+  /// a numeric (or displayed) report column, and a table cell is that column's number printed
+  /// in its unit.
+  @Test func tablesAndMetricsComeFromTheColumnRegistry() throws {
+    for name in TableReport.cacheColumns + TableReport.engineColumns {
+      #expect(ReportColumn.named(name) != nil, "table column \(name) is not in the registry")
+    }
+    #expect(Metric.all.map(\.name) == ReportColumn.standard.filter(\.isMetric).map(\.name))
+    #expect(Metric.all.allSatisfy { $0.column.unit != nil })
+    #expect(Metric.hitRatio.name == "hit_ratio" && Metric.hitRatio.unit == .ratio)
+    let run = try Self.run()
+    let rows = TableReport.cacheRows(run)
+    #expect(rows[0] == ["policy"] + TableReport.cacheColumns.map { ReportColumn.named($0)!.title })
+    let first = ReportRow.rows([run])[0]
+    let hitRatio = try #require(ReportColumn.named("hit_ratio"))
+    #expect(rows[1][2] == hitRatio.cell(of: first))
+    #expect(rows[1][2] == Reports.Decimal.fixed(first.hitRatio * 100, 2) + " %")
+    #expect(rows[1][4] == String(first.misses))
+  }
 }
 
 /// The README stays current: every report column, policy, preset and trace format is documented.
