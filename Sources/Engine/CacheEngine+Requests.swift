@@ -7,20 +7,21 @@ extension CacheEngine {
   /// (``LibraryRules/cacheKey(_:_:)``); the origin keeps the trace key.
   public func process(_ request: Request, _ attributes: RequestAttributes) throws(EngineError) {
     do throws(FileError) {
-      try fireTimers(request.time)
+      if hasTimers { try fireTimers(request.time) }
       var filed = request
-      filed.key = configuration.rules.cacheKey(request.key, attributes)
+      if !genericRules { filed.key = configuration.rules.cacheKey(request.key, attributes) }
       switch request.operation {
       case .get:
-        let current = origin.current(request.key, attributes)
-        if configuration.rules.usesCache(attributes) {
-          try get(filed, current)
+        let version = origin.version(request.key, attributes)
+        if genericRules || configuration.rules.usesCache(attributes) {
+          try get(filed, attributes, version: version)
         } else {
-          try bypass(filed, current)
+          try bypass(filed, attributes, version: version)
         }
       case .put:
-        guard configuration.rules.usesCache(attributes) else { return }
-        try store(filed, origin.current(request.key, attributes), now: request.time, roundTrip: 0)
+        guard genericRules || configuration.rules.usesCache(attributes) else { return }
+        try store(
+          filed, attributes, version: origin.version(request.key, attributes), now: request.time, roundTrip: 0)
       case .delete: try remove(filed.key)
       case .origin: origin.update(request.key, attributes)
       case .event: try handle(attributes.event, now: request.time)
@@ -31,13 +32,13 @@ extension CacheEngine {
   }
 
   /// A request the library sends past its cache: counted, fetched, never stored.
-  func bypass(_ request: Request, _ current: RequestAttributes) throws(FileError) {
+  func bypass(_ request: Request, _ current: RequestAttributes, version: Int64) throws(FileError) {
     counters.requests += 1
     counters.requestBytes += request.size
     counters.bypassed += 1
     var latency: Int64 = 0
     defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
-    try fetch(request, current, now: request.time, latency: &latency, storing: false)
+    try fetch(request, current, version: version, now: request.time, latency: &latency, storing: false)
   }
 
   func roundTrip(_ attributes: RequestAttributes) -> Int64 {
@@ -48,7 +49,8 @@ extension CacheEngine {
     Int64(Double(bytes) / configuration.latency.originBytesPerSecond * 1e6)
   }
 
-  func get(_ request: Request, _ current: RequestAttributes) throws(FileError) {
+  /// A `get`: memory, then disk, then the origin, whose current version of the object is `version`.
+  func get(_ request: Request, _ current: RequestAttributes, version: Int64) throws(FileError) {
     let now = request.time
     counters.requests += 1
     counters.requestBytes += request.size
@@ -57,20 +59,22 @@ extension CacheEngine {
 
     if let memory, let location = memory.locate(request.key) {
       let stored = memory[location]
-      switch memory.configuration.expiry.freshness(of: stored, now: now) {
+      switch memory.freshness(of: stored, now: now) {
       case .fresh:
         latency += configuration.latency.memoryHit
-        try serve(request, stored, current, from: memory, at: location, now: now)
+        try serve(request, stored, current, version: version, from: memory, at: location, now: now)
         return
       case .serveThenRevalidate:
         latency += configuration.latency.memoryHit
         counters.servedWhileRevalidating += 1
-        try serve(request, stored, current, from: memory, at: location, now: now)
-        try revalidate(request, stored, current, inDisk: false, now: now, background: true, latency: &latency)
+        try serve(request, stored, current, version: version, from: memory, at: location, now: now)
+        try revalidate(
+          request, stored, current, version: version, inDisk: false, now: now, background: true, latency: &latency)
         return
       case .mustRevalidate:
         counters.expired += 1
-        try revalidate(request, stored, current, inDisk: false, now: now, background: false, latency: &latency)
+        try revalidate(
+          request, stored, current, version: version, inDisk: false, now: now, background: false, latency: &latency)
         return
       case .expired:
         counters.expired += 1
@@ -80,28 +84,30 @@ extension CacheEngine {
 
     if let disk, let location = disk.locate(request.key) {
       let stored = disk[location]
-      let freshness = disk.configuration.expiry.freshness(of: stored, now: now)
+      let freshness = disk.freshness(of: stored, now: now)
       if freshness == .fresh || freshness == .serveThenRevalidate {
         let inDiskMemory = diskMemory?.metadata(request.key) != nil
         let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
         guard let readCost else {
           disk.remove(request.key)
           forgetOnDisk(request.key)
-          try fetch(request, current, now: now, latency: &latency)
+          try fetch(request, current, version: version, now: now, latency: &latency)
           return
         }
         if inDiskMemory { diskMemory?.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
         latency += readCost
         if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
-        try serve(request, stored, current, from: disk, at: location, now: now)
+        try serve(request, stored, current, version: version, from: disk, at: location, now: now)
         if freshness == .serveThenRevalidate {
-          try revalidate(request, stored, current, inDisk: true, now: now, background: true, latency: &latency)
+          try revalidate(
+            request, stored, current, version: version, inDisk: true, now: now, background: true, latency: &latency)
         }
         return
       }
       counters.expired += 1
       if freshness == .mustRevalidate {
-        try revalidate(request, stored, current, inDisk: true, now: now, background: false, latency: &latency)
+        try revalidate(
+          request, stored, current, version: version, inDisk: true, now: now, background: false, latency: &latency)
         return
       }
       if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
@@ -109,25 +115,25 @@ extension CacheEngine {
         try backend?.delete(request.key, old)
       }
     }
-    try fetch(request, current, now: now, latency: &latency)
+    try fetch(request, current, version: version, now: now, latency: &latency)
   }
 
   /// Answers from `tier` (memory or disk), where `stored` is at `location` (nil: no longer held): counts the hit,
   /// updates dates and recency, promotes disk hits.
   func serve(
-    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, from tier: Tier,
+    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, version: Int64, from tier: Tier,
     at location: Tier.Location?, now: Int64
   ) throws(FileError) {
     let fromDisk = tier === disk
     if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
     counters.hitBytes += request.size
-    if stored.version >= 0, current.version >= 0, stored.version < current.version { counters.staleServed += 1 }
+    if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
     if stored.bodyLost { counters.lostBodyServed += 1 }
     var updated = stored
     updated.accessCount &+= 1
     if !fromDisk || tier.configuration.readsUpdateAccessDate {
       updated.accessedAt = now
-      tier.configuration.expiry.touch(&updated, now: now)
+      tier.touchExpiry(&updated, now: now)
     }
     if let location {
       tier[location] = updated
@@ -157,14 +163,15 @@ extension CacheEngine {
       copy.accessedAt = now
       var attributes = RequestAttributes()
       attributes.ttl = -1
-      memory.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      memory.prepare(&copy, attributes: attributes, now: now)
       try putInMemory(key, copy)
     }
   }
 
   /// A full request to the origin; stores the response if it succeeded.
   func fetch(
-    _ request: Request, _ current: RequestAttributes, now: Int64, latency: inout Int64, storing: Bool = true
+    _ request: Request, _ current: RequestAttributes, version: Int64, now: Int64, latency: inout Int64,
+    storing: Bool = true
   ) throws(FileError) {
     let roundTrip = roundTrip(current)
     latency += roundTrip
@@ -175,6 +182,6 @@ extension CacheEngine {
     counters.originFetches += 1
     counters.originBytes += request.size + configuration.latency.headerBytes
     latency += transfer(request.size + configuration.latency.headerBytes)
-    if storing { try store(request, current, now: now, roundTrip: roundTrip) }
+    if storing { try store(request, current, version: version, now: now, roundTrip: roundTrip) }
   }
 }

@@ -6,7 +6,8 @@ extension CacheEngine {
   /// Revalidates a stored object: a conditional request (304 or 200) when it has validators,
   /// otherwise a full fetch. In the background the client was already served.
   func revalidate(
-    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, inDisk: Bool, now: Int64,
+    _ request: Request, _ stored: EntryMetadata, _ current: RequestAttributes, version: Int64, inDisk: Bool,
+    now: Int64,
     background: Bool, latency: inout Int64
   ) throws(FileError) {
     let tier = inDisk ? disk : memory
@@ -16,7 +17,7 @@ extension CacheEngine {
       if let tier, tier.configuration.expiry.mayServeOnError(stored, now: now) {
         latency += inDisk ? (try backend?.read(request.key, stored) ?? 0) : configuration.latency.memoryHit
         counters.servedOnError += 1
-        try serve(request, stored, current, from: tier, at: tier.locate(request.key), now: now)
+        try serve(request, stored, current, version: version, from: tier, at: tier.locate(request.key), now: now)
         return
       }
       latency += roundTrip
@@ -26,9 +27,9 @@ extension CacheEngine {
     guard stored.hasValidators else {
       if background {
         var ignored: Int64 = 0
-        try fetch(request, current, now: now, latency: &ignored)
+        try fetch(request, current, version: version, now: now, latency: &ignored)
       } else {
-        try fetch(request, current, now: now, latency: &latency)
+        try fetch(request, current, version: version, now: now, latency: &latency)
       }
       return
     }
@@ -38,7 +39,7 @@ extension CacheEngine {
       counters.originFetches += 1
       counters.originBytes += request.size + configuration.latency.headerBytes
       if !background { latency += transfer(request.size) }
-      try store(request, current, now: now, roundTrip: roundTrip)
+      try store(request, current, version: version, now: now, roundTrip: roundTrip)
       return
     }
     counters.revalidated304 += 1
@@ -49,7 +50,7 @@ extension CacheEngine {
       var headers = current
       headers.contentClass = .data
       headers.status = 304
-      try store(empty, headers, now: now, roundTrip: roundTrip, bodyLost: true)
+      try store(empty, headers, version: version, now: now, roundTrip: roundTrip, bodyLost: true)
       return
     }
     guard let tier else { return }
@@ -63,9 +64,9 @@ extension CacheEngine {
       refreshed.etag = current.etag
       refreshed.etagIsWeak = current.etagIsWeak
     }
-    refreshed.version = current.version
+    refreshed.version = version
     refreshed.modifiedAt = now
-    tier.configuration.expiry.prepare(&refreshed, attributes: current, now: now)
+    tier.prepare(&refreshed, attributes: current, now: now)
     tier.update(request.key, refreshed)
     if inDisk { try backend?.updateDates(request.key, refreshed) }
   }

@@ -3,25 +3,29 @@ import Policies
 
 /// Write rules: storing in memory and on disk (write-through or on eviction), removal.
 extension CacheEngine {
-  /// Stores a response in the tiers the write rules choose.
+  /// Stores a response (the origin's `version` of the object) in the tiers the write rules choose.
   func store(
-    _ request: Request, _ attributes: RequestAttributes, now: Int64, roundTrip: Int64, bodyLost: Bool = false
+    _ request: Request, _ attributes: RequestAttributes, version: Int64, now: Int64, roundTrip: Int64,
+    bodyLost: Bool = false
   ) throws(FileError) {
-    let storable = bodyLost || configuration.rules.storesStatus(attributes.status == 0 ? 200 : attributes.status)
-    let cost = configuration.rules.cost(request, attributes)
+    let status = attributes.status == 0 ? 200 : attributes.status
+    let storable =
+      bodyLost || (genericRules ? GenericRules().storesStatus(status) : configuration.rules.storesStatus(status))
+    let cost = genericRules ? attributes.cost(for: request) : configuration.rules.cost(request, attributes)
     var base = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
     base.bodyLost = bodyLost
-    if let memory, storable, memory.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
+    base.version = version
+    if let memory, storable, memory.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
-      memory.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      memory.prepare(&copy, attributes: attributes, now: now)
       try putInMemory(request.key, copy)
     } else if let memory {
       memory.remove(request.key)
     }
     guard let disk, configuration.writePolicy == .writeThrough || memory == nil else { return }
-    if storable, disk.configuration.expiry.allowsStoring(attributes, now: now) || bodyLost {
+    if storable, disk.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
-      disk.configuration.expiry.prepare(&copy, attributes: attributes, now: now)
+      disk.prepare(&copy, attributes: attributes, now: now)
       try putOnDisk(request.key, copy)
     } else if let old = disk.remove(request.key) {
       forgetOnDisk(request.key)

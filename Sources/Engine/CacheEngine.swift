@@ -28,9 +28,17 @@ public final class CacheEngine {
   /// What the last disk insertion evicted (kept: their files are deleted).
   var dropped = EvictedObjects(collects: true)
 
+  /// The rules are CacheLab's generic ones (the trace key, every request through the cache,
+  /// the trace's cost): the request path applies them without calling the rules.
+  let genericRules: Bool
+  /// Whether any timer is configured (checked on every request otherwise).
+  let hasTimers: Bool
+
   /// Builds an engine, opening (and recovering) the file store if configured.
   public init(_ configuration: EngineConfiguration, seed: UInt64 = 0) throws(EngineError) {
     self.configuration = configuration
+    genericRules = configuration.rules is GenericRules
+    hasTimers = !configuration.timers.isEmpty
     evicted = EvictedObjects(collects: configuration.writePolicy == .writeOnEvict && configuration.disk != nil)
     do throws(ConfigurationError) {
       memory = try configuration.memory.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }

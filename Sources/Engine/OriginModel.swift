@@ -17,24 +17,18 @@ struct OriginModel: ~Copyable {
     }
   }
 
-  /// The attributes of a `get` row with the version filled in from the model.
-  mutating func current(_ key: UInt64, _ attributes: RequestAttributes) -> RequestAttributes {
-    var current = attributes
-    if attributes.version < 0, versions.count == 0 {
-      // No version seen yet (a trace without versions): every object is at the first, 0.
-      current.version = 0
-      return current
-    }
+  /// The object's current version for a `get` or `put` row: the row's own (recorded), or the
+  /// last one seen (0 when none was).
+  mutating func version(_ key: UInt64, _ attributes: RequestAttributes) -> Int64 {
+    // No version seen yet (a trace without versions): every object is at the first, 0.
+    if attributes.version < 0, versions.count == 0 { return 0 }
     let slot = versions.find(key)
-    if attributes.version >= 0 {
-      if slot >= 0 {
-        versions[slot].extra = attributes.version
-      } else {
-        _ = versions.insert(key: key, size: 0, extra: attributes.version)
-      }
+    guard attributes.version >= 0 else { return slot >= 0 ? versions[slot].extra : 0 }
+    if slot >= 0 {
+      versions[slot].extra = attributes.version
     } else {
-      current.version = slot >= 0 ? versions[slot].extra : 0
+      _ = versions.insert(key: key, size: 0, extra: attributes.version)
     }
-    return current
+    return attributes.version
   }
 }

@@ -5,17 +5,27 @@ import Policies
 /// holds, kept in step (every insertion, eviction and removal updates both).
 final class Tier {
   let configuration: TierConfiguration
-  private var simulation: any CacheSimulation
+  /// The policy instance (replaced by ``reset()``).
+  private var owner: any CacheSimulation
+  /// The same instance, called without reference counting on every request (`owner` keeps
+  /// it alive).
+  private unowned(unsafe) var simulation: any CacheSimulation
   private let seed: UInt64
   private var entries = MetadataTable(initialCapacity: 1024)
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
   private var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
 
+  /// The tier's objects never expire (`none`): the expiry calls below answer without asking
+  /// the rule.
+  let expiresNothing: Bool
+
   init(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError) {
     self.configuration = configuration
+    expiresNothing = configuration.expiry.rule is NoExpiry
     self.seed = seed
-    simulation = try Self.makeSimulation(configuration, seed: seed)
+    owner = try Self.makeSimulation(configuration, seed: seed)
+    simulation = owner
     scratch.reserveCapacity(64)
   }
 
@@ -31,9 +41,40 @@ final class Tier {
   /// Empties the tier: a fresh policy instance (built as at creation, so it cannot fail) and
   /// no metadata.
   func reset() {
-    if let fresh = try? Self.makeSimulation(configuration, seed: seed) { simulation = fresh }
+    if let fresh = try? Self.makeSimulation(configuration, seed: seed) {
+      owner = fresh
+      simulation = fresh
+    }
     entries = MetadataTable(initialCapacity: 1024)
     untracked = MetadataTable(initialCapacity: 16)
+  }
+
+  /// What a lookup at `now` may do with `metadata` (the tier's expiry rule).
+  @inline(__always)
+  func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness {
+    expiresNothing ? .fresh : configuration.expiry.freshness(of: metadata, now: now)
+  }
+
+  /// Whether the expiry rule lets the tier store a response with `attributes`.
+  @inline(__always)
+  func allowsStoring(_ attributes: RequestAttributes, now: Int64) -> Bool {
+    expiresNothing || configuration.expiry.allowsStoring(attributes, now: now)
+  }
+
+  /// Sets the expiry of an object being stored (never, without a rule).
+  @inline(__always)
+  func prepare(_ metadata: inout EntryMetadata, attributes: RequestAttributes, now: Int64) {
+    if expiresNothing {
+      metadata.expiresAt = .max
+    } else {
+      configuration.expiry.prepare(&metadata, attributes: attributes, now: now)
+    }
+  }
+
+  /// Restarts a sliding expiry on a hit.
+  @inline(__always)
+  func touchExpiry(_ metadata: inout EntryMetadata, now: Int64) {
+    if !expiresNothing { configuration.expiry.touch(&metadata, now: now) }
   }
 
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
@@ -119,7 +160,8 @@ final class Tier {
       return false
     }
     var keyEvicted = false
-    for victim in scratch {
+    for index in scratch.indices {
+      let victim = scratch[index]
       if victim.key == key {
         keyEvicted = true
         continue
@@ -175,7 +217,8 @@ final class Tier {
   /// Evicts by the policy's rule (at least one object); appends what left.
   func evict(_ evicted: inout EvictedObjects) {
     simulation.evict(victims: &scratch)
-    for victim in scratch {
+    for index in scratch.indices {
+      let victim = scratch[index]
       let slot = entries.find(victim.key)
       guard slot >= 0 else { continue }
       evicted.record(victim.key, entries[slot])
