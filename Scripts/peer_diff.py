@@ -177,6 +177,9 @@ POLICIES = [
     PolicyMap("fifo-merge:n-exam=100,n-keep=50,retain=freq", "FIFO_Merge_init", "", reseed=True),
     PolicyMap("lru-prob:p=0.5", "LRU_Prob_init", "", reseed=True),
     PolicyMap("cacheus", "Cacheus_init", "", reseed=True),
+    # lecar with the package's generator equals both of the package's LeCaR implementations.
+    PolicyMap("lecar:generator=lehmer64", "LeCaR_init", "update-weight=1,lru-weight=0.5", reseed=True),
+    PolicyMap("lecar:generator=lehmer64", "LeCaRv0_init", "", "LeCaRv0.c (four sub-caches), the same rules", reseed=True),
     PolicyMap(
         "belady-size:samples=128",
         "BeladySize_init",
@@ -187,7 +190,7 @@ POLICIES = [
     ),
     # Randomised: see the module docstring; only when named with --policies.
     PolicyMap("lhd:associativity=32,admissions=8", "LHD_init", "", randomised=True),
-    PolicyMap("lecar:learning-rate=0.45,lru-weight=0.5", "LeCaR_init", "update-weight=1,lru-weight=0.5", randomised=True),
+    PolicyMap("lecar:generator=mmix", "LeCaR_init", "update-weight=1,lru-weight=0.5", randomised=True),
     PolicyMap("hyperbolic:samples=64", "Hyperbolic_init", "", randomised=True),
     PolicyMap("random", "Random_init", "", randomised=True),
 ]
@@ -843,7 +846,7 @@ REFERENCE_KEYS = {  # CacheLab spec -> (reference policy, params)
     "s3fifo:small=0.1,ghost=0.9,threshold=2": ("s3fifo", "fifo-size-ratio=0.10,ghost-size-ratio=0.90,move-to-main-threshold=2"),
     "qdlp:small=0.1,ghost=0.9,threshold=1,main=clock2": ("qdlp", "fifo-size-ratio=0.10,main-cache=clock2"),
     "lhd:associativity=32,admissions=8": ("lhd", ""),
-    "lecar:learning-rate=0.45,lru-weight=0.5": ("lecar", ""),
+    "lecar:generator=mmix": ("lecar", ""),
 }
 
 # --------------------------------------------------------------------------------------------

@@ -10,13 +10,14 @@ import CacheCore
 /// is later regretted (the object is requested again while remembered in its expert's
 /// ghost list) lowers that expert's weight.
 ///
-/// As libCacheSim's `LeCaR.c`: when the LRU and LFU candidates differ, a draw from the MMIX
-/// generator, `(next % 100) / 100 < w_lru`, picks LRU, else LFU (oldest at the lowest
-/// frequency). Each expert has a ghost list of `capacity / 2` bytes; a ghost hit after t
+/// As libCacheSim's `LeCaR.c`: when the LRU and LFU candidates differ, a draw,
+/// `(next % 100) / 100 < w_lru`, picks LRU, else LFU (oldest at the lowest frequency). Each expert has a ghost list of `capacity / 2` bytes; a ghost hit after t
 /// requests multiplies the regretted weight by exp(−0.45 × 0.005^(t / capacity)) and
-/// renormalises. Objects both experts would evict leave no ghost in a list. Randomised:
-/// seed 0 reproduces libCacheSim. Origin: Vietri et al., "Driving Cache Replacement with ML-
-/// based LeCaR", HotStorage 2018; libCacheSim `LeCaR.c`.
+/// renormalises. Objects both experts would evict leave no ghost in a list. Randomised: with
+/// `generator=mmix` (the default) seed 0 reproduces the unit tests in `../shared/reference`;
+/// with `generator=lehmer64` it reproduces the libcachesim package, whose `LeCaR` and
+/// `LeCaRv0` (four sub-caches) both follow these rules. Origin: Vietri et al., "Driving Cache
+/// Replacement with ML-based LeCaR", HotStorage 2018; libCacheSim `LeCaR.c`, `LeCaRv0.c`.
 /// Memory: 56-byte node + 4-byte bucket + 24 bytes of heap entry per object; ghosts alike.
 public struct LeCaR: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
@@ -26,6 +27,11 @@ public struct LeCaR: EvictionPolicy, ~Copyable {
     parameters: [
       ParameterSpec("learning-rate", default: "0.45", .real(0...10), help: "regret learning rate"),
       ParameterSpec("lru-weight", default: "0.5", .real(0...1), help: "initial weight of the LRU expert"),
+      ParameterSpec(
+        "generator", default: "mmix", .choice(LibCacheSimGenerator.names),
+        help:
+          "libCacheSim's draws: mmix as the unit tests in ../shared/reference, lehmer64 as the libcachesim package (its LeCaRv0)"
+      ),
     ],
     memoryPerObject: "84 B (56 B node + 4 B bucket + 24 B heap entry), ghosts alike",
     isRandomized: true)
@@ -63,7 +69,7 @@ public struct LeCaR: EvictionPolicy, ~Copyable {
   @usableFromInline let ghostCapacity: Int64
   @usableFromInline var clock: Int64 = 0
   @usableFromInline var sequence: Int64 = 0
-  @usableFromInline var random: MMIXRandom
+  @usableFromInline var random: LibCacheSimGenerator
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
@@ -73,7 +79,7 @@ public struct LeCaR: EvictionPolicy, ~Copyable {
     learningRate = parameters.real("learning-rate")
     discountRate = pow(0.005, 1.0 / Double(capacity))
     ghostCapacity = capacity / 2
-    random = MMIXRandom(seed: context.seed)
+    random = LibCacheSimGenerator(named: parameters.string("generator"), seed: context.seed)
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
     frequency = IndexedHeap(capacity: initialSlotCapacity(for: capacity))
   }

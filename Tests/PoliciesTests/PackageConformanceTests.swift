@@ -21,6 +21,7 @@ import Traces
     "arc-v0": [92686, 4_217_777_152, 82956, 3_736_955_904, 94218, 92829],
     "s3fifod": [92207, 4_186_735_616, 80630, 3_625_704_960, 94330, 92340],
     "fifo-merge": [93606, 4_262_852_608, 88052, 4_002_350_080, 94930, 93478],
+    "lecar:generator=lehmer64": [93978, 4_256_241_664, 89051, 4_019_908_096, 95248, 94180],
     "cacheus": [92324, 4_186_841_088, 82067, 3_672_805_888, 95111, 94196],
     "lru-prob": [94222, 4_257_573_888, 89543, 4_055_795_200, 95654, 94242],
     "lfu": [92965, 4_235_345_920, 86720, 3_917_211_648, 96651, 93707],
@@ -43,8 +44,9 @@ import Traces
     let bytes = try Self.run(names, sizes: "64MiB,256MiB", objectMode: false)
     let objects = try Self.run(names, sizes: "500,2000", objectMode: true)
     for name in names {
-      let byteRows = bytes.caches.filter { $0.policy.name == name }
-      let objectRows = objects.caches.filter { $0.policy.name == name }
+      let policy = try PolicySpec(parsing: name)
+      let byteRows = bytes.caches.filter { $0.policy.description == policy.description }
+      let objectRows = objects.caches.filter { $0.policy.description == policy.description }
       let measured =
         byteRows.flatMap { [$0.counters.misses, $0.counters.missBytes] } + objectRows.map(\.counters.misses)
       let expected = Self.expected[name]!
