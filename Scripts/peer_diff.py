@@ -177,6 +177,14 @@ POLICIES = [
     PolicyMap("fifo-merge:n-exam=100,n-keep=50,retain=freq", "FIFO_Merge_init", "", reseed=True),
     PolicyMap("lru-prob:p=0.5", "LRU_Prob_init", "", reseed=True),
     PolicyMap("cacheus", "Cacheus_init", "", reseed=True),
+    # Sampled through libCacheSim's own hash table, whose size follows the hash power: the
+    # CacheLab spec names the harness's default --hashpower (20).
+    PolicyMap("random-two:hashpower=20", "RandomTwo_init", "", reseed=True),
+    PolicyMap("random-lru:n-samples=16,hashpower=20", "RandomLRU_init", "n-samples=16", reseed=True),
+    PolicyMap(
+        "flash-prob:ram-size-ratio=0.05,disk-admit-prob=0.2", "flashProb_init", "ram-size-ratio=0.05,disk-admit-prob=0.2",
+        reseed=True,
+    ),
     # lecar with the package's generator equals both of the package's LeCaR implementations.
     PolicyMap("lecar:generator=lehmer64", "LeCaR_init", "update-weight=1,lru-weight=0.5", reseed=True),
     PolicyMap("lecar:generator=lehmer64", "LeCaRv0_init", "", "LeCaRv0.c (four sub-caches), the same rules", reseed=True),
@@ -880,7 +888,7 @@ def main() -> int:
     ap.add_argument("--modes", default="object,byte", help="object, byte or both (default both; byte only for traces with sizes)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="package worker processes (default: cores)")
     ap.add_argument("--timeout", type=float, default=20, help="seconds one package cache may run (default 20)")
-    ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; results do not depend on it)")
+    ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; only random-two and random-lru depend on it, and their mappings name 20)")
     ap.add_argument(
         "--peer-override",
         action="append",

@@ -1,0 +1,192 @@
+import CacheCore
+
+/// libCacheSim's object hash table (`chainedHashTableV2`) as a sampling policy's only store, so
+/// that a random sample picks the object the library would: buckets by XXH3-64 of the 8-byte
+/// key, new objects at the head of their chain, the table doubled before an insert that finds
+/// more than two objects per bucket, halved by a random draw that meets more than 32 empty
+/// buckets (the count is not reset after halving), and every rehash walking the old buckets in
+/// order, moving each chain's objects head first to the head of their new chain.
+///
+/// O(1) expected per lookup, insertion and removal (a chain walk); allocation-free once the
+/// node store and the largest bucket table have been reached.
+@usableFromInline
+struct LibCacheSimTable<Payload>: ~Copyable {
+  /// An object: its key, size, the next object of its chain (-1: last; in the free list, the
+  /// next free node) and the policy's data.
+  @usableFromInline
+  struct Node {
+    @usableFromInline var key: UInt64
+    @usableFromInline var size: Int64
+    @usableFromInline var next: Int32
+    @usableFromInline var payload: Payload
+
+    @inlinable init(key: UInt64, size: Int64, next: Int32, payload: Payload) {
+      self.key = key
+      self.size = size
+      self.next = next
+      self.payload = payload
+    }
+  }
+
+  @usableFromInline var nodes: [Node] = []
+  @usableFromInline var freeHead: Int32 = -1
+  /// Chain heads of the current table (the first `1 << power` entries) and the rehash target.
+  @usableFromInline var heads: [Int32]
+  @usableFromInline var spare: [Int32]
+  @usableFromInline var power: Int
+  @usableFromInline var count = 0
+
+  /// A table of `1 << power` buckets, with room for `capacity` objects before its store grows.
+  init(power: Int, capacity: Int) {
+    self.power = power
+    heads = [Int32](repeating: -1, count: 1 << power)
+    spare = [Int32](repeating: -1, count: 1 << power)
+    nodes.reserveCapacity(capacity)
+  }
+
+  /// libCacheSim's `get_hash_value_int_64` with XXH3: XXH3-64 (seed 0, default secret) of the
+  /// key's 8 little-endian bytes.
+  @inlinable @inline(__always)
+  static func hash(_ key: UInt64) -> UInt64 {
+    let bitflip: UInt64 = 0x1cad_21f7_2c81_017c ^ 0xdb97_9083_e96d_d4de
+    let multiplier: UInt64 = 0x9FB2_1C65_1E98_DF25
+    var h = ((key >> 32) | (key << 32)) ^ bitflip
+    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40))
+    h = h &* multiplier
+    h ^= (h >> 35) &+ 8
+    h = h &* multiplier
+    return h ^ (h >> 28)
+  }
+
+  @inlinable @inline(__always)
+  func bucket(of key: UInt64) -> Int { Int(truncatingIfNeeded: Self.hash(key) & UInt64((1 << power) - 1)) }
+
+  /// The node holding `key`, or -1.
+  @inlinable
+  func find(_ key: UInt64) -> Int32 {
+    var slot = heads[bucket(of: key)]
+    while slot >= 0 {
+      if nodes[Int(slot)].key == key { return slot }
+      slot = nodes[Int(slot)].next
+    }
+    return -1
+  }
+
+  @inlinable
+  subscript(slot: Int32) -> Node {
+    get { nodes[Int(slot)] }
+    set { nodes[Int(slot)] = newValue }
+  }
+
+  /// Adds `key` (absent) at the head of its chain, doubling the table first when it holds more
+  /// than two objects per bucket; returns its node.
+  @inlinable
+  mutating func insert(key: UInt64, size: Int64, payload: Payload) -> Int32 {
+    if count > (1 << power) * 2 { rehash(to: power + 1) }
+    let b = bucket(of: key)
+    let node = Node(key: key, size: size, next: heads[b], payload: payload)
+    let slot: Int32
+    if freeHead >= 0 {
+      slot = freeHead
+      freeHead = nodes[Int(slot)].next
+      nodes[Int(slot)] = node
+    } else {
+      slot = Int32(nodes.count)
+      nodes.append(node)
+    }
+    heads[b] = slot
+    count += 1
+    return slot
+  }
+
+  /// Takes the object at `slot` out of its chain and frees the node.
+  @inlinable
+  mutating func remove(_ slot: Int32) {
+    let b = bucket(of: nodes[Int(slot)].key)
+    let next = nodes[Int(slot)].next
+    if heads[b] == slot {
+      heads[b] = next
+    } else {
+      var previous = heads[b]
+      while nodes[Int(previous)].next != slot { previous = nodes[Int(previous)].next }
+      nodes[Int(previous)].next = next
+    }
+    nodes[Int(slot)].next = freeHead
+    freeHead = slot
+    count -= 1
+  }
+
+  /// libCacheSim's `hashtable_rand_obj`: draws buckets until one is not empty (halving the
+  /// table at every empty draw after the 32nd), then one of its chain's objects. The table
+  /// must hold an object.
+  @inlinable
+  mutating func randomSlot(_ random: inout Lehmer64) -> Int32 {
+    var position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
+    var emptyDraws = 0
+    while heads[position] < 0 {
+      emptyDraws += 1
+      if emptyDraws > 32 { rehash(to: power - 1) }
+      position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
+    }
+    var length: UInt64 = 0
+    var slot = heads[position]
+    while slot >= 0 {
+      length += 1
+      slot = nodes[Int(slot)].next
+    }
+    var index = random.next() % length
+    slot = heads[position]
+    while index > 0 {
+      slot = nodes[Int(slot)].next
+      index -= 1
+    }
+    return slot
+  }
+
+  /// Rebuilds the chains for `1 << newPower` buckets in libCacheSim's order.
+  @usableFromInline
+  mutating func rehash(to newPower: Int) {
+    let oldSize = 1 << power
+    let newSize = 1 << newPower
+    if spare.count < newSize {
+      spare = [Int32](repeating: -1, count: newSize)
+      if heads.count < newSize { heads.append(contentsOf: repeatElement(-1, count: newSize - heads.count)) }
+    }
+    let mask = UInt64(newSize - 1)
+    for index in 0..<newSize { spare[index] = -1 }
+    for index in 0..<oldSize {
+      var slot = heads[index]
+      while slot >= 0 {
+        let next = nodes[Int(slot)].next
+        let b = Int(truncatingIfNeeded: Self.hash(nodes[Int(slot)].key) & mask)
+        nodes[Int(slot)].next = spare[b]
+        spare[b] = slot
+        slot = next
+      }
+    }
+    swap(&heads, &spare)
+    power = newPower
+  }
+
+  /// Bytes of memory the node store and bucket tables hold.
+  var memoryFootprint: Int {
+    nodes.capacity * MemoryLayout<Node>.stride + (heads.capacity + spare.capacity) * 4
+  }
+
+  /// Checks that the chains hold exactly `count` objects, each in its key's bucket.
+  func check() throws(InvariantViolation) {
+    var seen = 0
+    for index in 0..<(1 << power) {
+      var slot = heads[index]
+      while slot >= 0 {
+        guard bucket(of: nodes[Int(slot)].key) == index else {
+          throw InvariantViolation("node \(slot) is chained in bucket \(index), not its own")
+        }
+        seen += 1
+        guard seen <= count else { throw InvariantViolation("the chains hold more than \(count) objects") }
+        slot = nodes[Int(slot)].next
+      }
+    }
+    guard seen == count else { throw InvariantViolation("the chains hold \(seen) of \(count) objects") }
+  }
+}
