@@ -13,15 +13,14 @@ import CacheCore
 /// As libCacheSim's `BeladySize.c` (sampled, not exact): samples are drawn with replacement
 /// and scored log(size) + log(next access − now); the first strictly largest wins; a hit on an
 /// object never requested again removes it, and a miss on one evicts as needed but does not
-/// insert it. Draws come from libCacheSim's generator (lehmer64 from 0xdeadbeef + `--seed`),
-/// but CacheLab samples uniformly from its cached objects where libCacheSim picks a random
-/// bucket of its hash table and a random object in that chain (so chains and empty buckets
-/// skew its samples); results agree within 1 % rather than exactly. Needs next-access times,
-/// like `belady`. Origin: Berger et al., "Practical Bounds on Optimal Caching with Variable
-/// Object Sizes", SIGMETRICS 2018 (the size-aware offline question); libCacheSim
-/// `BeladySize.c`.
-/// Memory: 52 B per object (40 B node with next access and array index + 4 B bucket + 4 B
-/// array entry + 4 B padding).
+/// insert it. Objects live in libCacheSim's own hash table (``LibCacheSimTable``, 2^hashpower
+/// buckets at first) and each sample is its `hashtable_rand_obj` drawing from lehmer64
+/// (0xdeadbeef + `--seed`), so seed 0 and the package's `hashpower` reproduce the libcachesim
+/// package. Needs next-access times, like `belady`. Origin: Berger et al., "Practical Bounds on
+/// Optimal Caching with Variable Object Sizes", SIGMETRICS 2018 (the size-aware offline
+/// question); libCacheSim `BeladySize.c`.
+/// Memory: a 32-byte node (key, size, chain link, next access) + 4–8 B of buckets per object,
+/// and the initial table's pages as its buckets are touched (up to 2^hashpower × 4 B).
 public struct BeladySize: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "belady-size",
@@ -30,45 +29,34 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     origin: "Berger et al., SIGMETRICS 2018; libCacheSim BeladySize.c",
     parameters: [
       ParameterSpec(
-        "samples", default: "128", .integer(1...4096), help: "objects sampled per eviction", aliases: ["n-sample"])
+        "samples", default: "128", .integer(1...4096), help: "objects sampled per eviction", aliases: ["n-sample"]),
+      ParameterSpec(
+        "hashpower", default: "24", .integer(4...30),
+        help: "libCacheSim's hash power: the table starts at 2^hashpower buckets (the package's default 24)"),
     ],
-    memoryPerObject: "52 B (40 B node + 4 B bucket + 4 B array entry + padding)", isRandomized: true,
-    needsNextAccess: true)
+    memoryPerObject: "36–40 B (32 B node + 4–8 B buckets), plus the initial table's touched pages",
+    isRandomized: true, needsNextAccess: true)
 
-  /// An object's next request and its place in the dense array.
-  @frozen
-  public struct State: DenseIndexed {
-    @usableFromInline var index: Int32
-    @usableFromInline var nextAccess: Int64
-
-    @inlinable init(nextAccess: Int64) {
-      index = 0
-      self.nextAccess = nextAccess
-    }
-
-    @inlinable public var denseIndex: Int32 {
-      get { index }
-      set { index = newValue }
-    }
-  }
-
-  @usableFromInline var objects: SampledObjects<State>
+  /// Objects with their next request.
+  @usableFromInline var table: LibCacheSimTable<Int64>
   @usableFromInline var random: Lehmer64
   @usableFromInline let samples: Int
   /// Requests seen (the clock next-access times are compared with).
   @usableFromInline var now: Int64 = 0
+  @usableFromInline var bytes: Int64 = 0
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
     samples = Int(parameters.integer("samples"))
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
-    objects = SampledObjects(capacity: capacity)
+    table = LibCacheSimTable(
+      power: Int(parameters.integer("hashpower")), capacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { objects.bytes }
-  @inlinable public var objectCount: Int { objects.count }
-  public var storageBytes: Int { objects.memoryFootprint }
+  @inlinable public var occupiedBytes: Int64 { bytes }
+  @inlinable public var objectCount: Int { table.count }
+  public var storageBytes: Int { table.memoryFootprint }
 
   /// Whether the trace says the object is never requested again (an unknown next access,
   /// -1, is not: such an object is cached and scored as farthest).
@@ -78,19 +66,20 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
     now += 1
-    let slot = objects.arena.find(request.key)
+    let slot = table.find(request.key)
     guard slot >= 0 else { return false }
     if Self.isNeverAgain(request.nextAccess) {
-      _ = objects.release(slot)
+      _ = release(slot)
     } else {
-      objects.arena[slot].extra.nextAccess = request.nextAccess
+      table[slot].payload = request.nextAccess
     }
     return true
   }
 
   @inlinable
   public mutating func insert(_ request: Request) {
-    objects.insert(request, extra: State(nextAccess: request.nextAccess))
+    _ = table.insert(key: request.key, size: request.size, payload: request.nextAccess)
+    bytes += request.size
   }
 
   @inlinable
@@ -107,14 +96,15 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+    guard table.count > 0 else { return }
     var best = -1.0
     var chosen: Int32 = -1
     var sampled: Int32 = -1
     for _ in 0..<samples {
-      sampled = objects.slot(at: Int(random.next() % UInt64(objects.count)))
-      let next = objects.arena[sampled].extra.nextAccess
+      sampled = table.randomSlot(&random)
+      let next = table[sampled].payload
       let distance = next < 0 || Self.isNeverAgain(next) ? Double(Int64.max) : Double(next - now)
-      let score = log(Double(objects.arena[sampled].size)) + log(distance)
+      let score = log(Double(table[sampled].size)) + log(distance)
       if best < score {
         best = score
         chosen = sampled
@@ -122,18 +112,27 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     }
     // No score above −1 (empty objects, next accesses not after now): the last sample goes,
     // where libCacheSim would sample again forever.
-    victims.record(objects.release(chosen >= 0 ? chosen : sampled))
+    victims.record(release(chosen >= 0 ? chosen : sampled))
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
-
+  /// Removes the object at `slot`.
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
+  mutating func release(_ slot: Int32) -> Victim {
+    let node = table[slot]
+    table.remove(slot)
+    bytes -= node.size
+    return Victim(key: node.key, size: node.size)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? {
+    let slot = table.find(key)
+    return slot < 0 ? nil : release(slot)
+  }
+
+  public func contains(_ key: UInt64) -> Bool { table.find(key) >= 0 }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
-    try objects.check()
+    try table.check()
   }
 }

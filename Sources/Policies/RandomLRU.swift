@@ -18,7 +18,8 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
     summary: "evicts the least recently used of n objects drawn at random (seeded)",
     origin: "Psounis & Prabhakar, INFOCOM 2001; libCacheSim RandomLRU.c",
     parameters: [
-      ParameterSpec("n-samples", default: "16", .integer(1...4096), help: "objects drawn per eviction", aliases: ["n-sample"]),
+      ParameterSpec(
+        "n-samples", default: "16", .integer(1...4096), help: "objects drawn per eviction", aliases: ["n-sample"]),
       hashpowerParameter,
     ],
     memoryPerObject: "36–40 B (32 B node + 4–8 B buckets)", isRandomized: true)
@@ -37,7 +38,8 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
-    self.init(capacity: capacity, samples: Int(parameters.integer("n-samples")), parameters: parameters, context: context)
+    self.init(
+      capacity: capacity, samples: Int(parameters.integer("n-samples")), parameters: parameters, context: context)
   }
 
   /// A cache drawing `samples` objects per eviction (``RandomTwo`` draws two).

@@ -1,5 +1,11 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// libCacheSim's object hash table (`chainedHashTableV2`) as a sampling policy's only store, so
 /// that a random sample picks the object the library would: buckets by XXH3-64 of the 8-byte
 /// key, new objects at the head of their chain, the table doubled before an insert that finds
@@ -8,11 +14,12 @@ import CacheCore
 /// order, moving each chain's objects head first to the head of their new chain.
 ///
 /// O(1) expected per lookup, insertion and removal (a chain walk); allocation-free once the
-/// node store and the largest bucket table have been reached.
-@usableFromInline
-struct LibCacheSimTable<Payload>: ~Copyable {
-  /// An object: its key, size, the next object of its chain (-1: last; in the free list, the
-  /// next free node) and the policy's data.
+/// node store and the largest bucket table have been reached. Bucket tables are zero-filled
+/// on demand (`calloc`), so a large initial table costs only the pages its buckets touch, as
+/// the library's does.
+public struct LibCacheSimTable<Payload>: ~Copyable {
+  /// An object: its key, size (-1 once freed), the next object of its chain (-1: last; in the
+  /// free list, the next free node) and the policy's data.
   @usableFromInline
   struct Node {
     @usableFromInline var key: UInt64
@@ -30,18 +37,34 @@ struct LibCacheSimTable<Payload>: ~Copyable {
 
   @usableFromInline var nodes: [Node] = []
   @usableFromInline var freeHead: Int32 = -1
-  /// Chain heads of the current table (the first `1 << power` entries) and the rehash target.
-  @usableFromInline var heads: [Int32]
-  @usableFromInline var spare: [Int32]
+  /// Chain heads of the current table as node + 1 (0: empty), its first `1 << power` entries
+  /// in use, and the rehash target; each with its capacity in entries.
+  @usableFromInline var heads: UnsafeMutablePointer<Int32>
+  @usableFromInline var headsCapacity: Int
+  @usableFromInline var spare: UnsafeMutablePointer<Int32>?
+  @usableFromInline var spareCapacity = 0
   @usableFromInline var power: Int
   @usableFromInline var count = 0
 
   /// A table of `1 << power` buckets, with room for `capacity` objects before its store grows.
   init(power: Int, capacity: Int) {
     self.power = power
-    heads = [Int32](repeating: -1, count: 1 << power)
-    spare = [Int32](repeating: -1, count: 1 << power)
+    heads = Self.zeroed(1 << power)
+    headsCapacity = 1 << power
     nodes.reserveCapacity(capacity)
+  }
+
+  deinit {
+    free(heads)
+    free(spare)
+  }
+
+  /// `count` zeroed entries, paged in as they are touched.
+  static func zeroed(_ count: Int) -> UnsafeMutablePointer<Int32> {
+    guard let memory = calloc(count, MemoryLayout<Int32>.stride) else {
+      fatalError("out of memory for \(count) buckets")
+    }
+    return memory.bindMemory(to: Int32.self, capacity: count)
   }
 
   /// libCacheSim's `get_hash_value_int_64` with XXH3: XXH3-64 (seed 0, default secret) of the
@@ -64,7 +87,7 @@ struct LibCacheSimTable<Payload>: ~Copyable {
   /// The node holding `key`, or -1.
   @inlinable
   func find(_ key: UInt64) -> Int32 {
-    var slot = heads[bucket(of: key)]
+    var slot = heads[bucket(of: key)] - 1
     while slot >= 0 {
       if nodes[Int(slot)].key == key { return slot }
       slot = nodes[Int(slot)].next
@@ -84,7 +107,7 @@ struct LibCacheSimTable<Payload>: ~Copyable {
   mutating func insert(key: UInt64, size: Int64, payload: Payload) -> Int32 {
     if count > (1 << power) * 2 { rehash(to: power + 1) }
     let b = bucket(of: key)
-    let node = Node(key: key, size: size, next: heads[b], payload: payload)
+    let node = Node(key: key, size: size, next: heads[b] - 1, payload: payload)
     let slot: Int32
     if freeHead >= 0 {
       slot = freeHead
@@ -94,7 +117,7 @@ struct LibCacheSimTable<Payload>: ~Copyable {
       slot = Int32(nodes.count)
       nodes.append(node)
     }
-    heads[b] = slot
+    heads[b] = slot + 1
     count += 1
     return slot
   }
@@ -104,14 +127,15 @@ struct LibCacheSimTable<Payload>: ~Copyable {
   mutating func remove(_ slot: Int32) {
     let b = bucket(of: nodes[Int(slot)].key)
     let next = nodes[Int(slot)].next
-    if heads[b] == slot {
-      heads[b] = next
+    if heads[b] == slot + 1 {
+      heads[b] = next + 1
     } else {
-      var previous = heads[b]
+      var previous = heads[b] - 1
       while nodes[Int(previous)].next != slot { previous = nodes[Int(previous)].next }
       nodes[Int(previous)].next = next
     }
     nodes[Int(slot)].next = freeHead
+    nodes[Int(slot)].size = -1
     freeHead = slot
     count -= 1
   }
@@ -123,19 +147,19 @@ struct LibCacheSimTable<Payload>: ~Copyable {
   mutating func randomSlot(_ random: inout Lehmer64) -> Int32 {
     var position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
     var emptyDraws = 0
-    while heads[position] < 0 {
+    while heads[position] == 0 {
       emptyDraws += 1
       if emptyDraws > 32 { rehash(to: power - 1) }
       position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
     }
     var length: UInt64 = 0
-    var slot = heads[position]
+    var slot = heads[position] - 1
     while slot >= 0 {
       length += 1
       slot = nodes[Int(slot)].next
     }
     var index = random.next() % length
-    slot = heads[position]
+    slot = heads[position] - 1
     while index > 0 {
       slot = nodes[Int(slot)].next
       index -= 1
@@ -148,45 +172,51 @@ struct LibCacheSimTable<Payload>: ~Copyable {
   mutating func rehash(to newPower: Int) {
     let oldSize = 1 << power
     let newSize = 1 << newPower
-    if spare.count < newSize {
-      spare = [Int32](repeating: -1, count: newSize)
-      if heads.count < newSize { heads.append(contentsOf: repeatElement(-1, count: newSize - heads.count)) }
+    if spareCapacity < newSize {
+      free(spare)
+      spare = Self.zeroed(newSize)
+      spareCapacity = newSize
+    } else {
+      spare!.update(repeating: 0, count: newSize)
     }
+    let target = spare!
     let mask = UInt64(newSize - 1)
-    for index in 0..<newSize { spare[index] = -1 }
     for index in 0..<oldSize {
-      var slot = heads[index]
+      var slot = heads[index] - 1
       while slot >= 0 {
         let next = nodes[Int(slot)].next
         let b = Int(truncatingIfNeeded: Self.hash(nodes[Int(slot)].key) & mask)
-        nodes[Int(slot)].next = spare[b]
-        spare[b] = slot
+        nodes[Int(slot)].next = target[b] - 1
+        target[b] = slot + 1
         slot = next
       }
     }
-    swap(&heads, &spare)
+    spare = heads
+    heads = target
+    swap(&headsCapacity, &spareCapacity)
     power = newPower
   }
 
   /// Bytes of memory the node store and bucket tables hold.
   var memoryFootprint: Int {
-    nodes.capacity * MemoryLayout<Node>.stride + (heads.capacity + spare.capacity) * 4
+    nodes.capacity * MemoryLayout<Node>.stride + (headsCapacity + spareCapacity) * 4
   }
 
-  /// Checks that the chains hold exactly `count` objects, each in its key's bucket.
+  /// Checks that every stored object is found through its key's chain and that the store
+  /// holds exactly `count` objects. O(objects × chain length); for tests.
   func check() throws(InvariantViolation) {
-    var seen = 0
-    for index in 0..<(1 << power) {
-      var slot = heads[index]
-      while slot >= 0 {
-        guard bucket(of: nodes[Int(slot)].key) == index else {
-          throw InvariantViolation("node \(slot) is chained in bucket \(index), not its own")
-        }
-        seen += 1
-        guard seen <= count else { throw InvariantViolation("the chains hold more than \(count) objects") }
-        slot = nodes[Int(slot)].next
+    var live = 0
+    for slot in nodes.indices where nodes[slot].size >= 0 {
+      live += 1
+      var walked = 0
+      var cursor = heads[bucket(of: nodes[slot].key)] - 1
+      while cursor >= 0, cursor != Int32(slot) {
+        walked += 1
+        guard walked <= count else { throw InvariantViolation("a chain cycles") }
+        cursor = nodes[Int(cursor)].next
       }
+      guard cursor == Int32(slot) else { throw InvariantViolation("node \(slot) is not in its key's chain") }
     }
-    guard seen == count else { throw InvariantViolation("the chains hold \(seen) of \(count) objects") }
+    guard live == count else { throw InvariantViolation("\(live) stored objects, \(count) counted") }
   }
 }
