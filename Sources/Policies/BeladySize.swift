@@ -43,7 +43,6 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
   @usableFromInline let samples: Int
   /// Requests seen (the clock next-access times are compared with).
   @usableFromInline var now: Int64 = 0
-  @usableFromInline var bytes: Int64 = 0
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
@@ -54,7 +53,7 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
       power: Int(parameters.integer("hashpower")), capacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { bytes }
+  @inlinable public var occupiedBytes: Int64 { table.bytes }
   @inlinable public var objectCount: Int { table.count }
   public var storageBytes: Int { table.memoryFootprint }
 
@@ -69,7 +68,7 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     let slot = table.find(request.key)
     guard slot >= 0 else { return false }
     if Self.isNeverAgain(request.nextAccess) {
-      _ = release(slot)
+      _ = table.take(slot)
     } else {
       table[slot].payload = request.nextAccess
     }
@@ -79,7 +78,6 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func insert(_ request: Request) {
     _ = table.insert(key: request.key, size: request.size, payload: request.nextAccess)
-    bytes += request.size
   }
 
   @inlinable
@@ -112,22 +110,10 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     }
     // No score above −1 (empty objects, next accesses not after now): the last sample goes,
     // where libCacheSim would sample again forever.
-    victims.record(release(chosen >= 0 ? chosen : sampled))
+    victims.record(table.take(chosen >= 0 ? chosen : sampled))
   }
 
-  /// Removes the object at `slot`.
-  @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let node = table[slot]
-    table.remove(slot)
-    bytes -= node.size
-    return Victim(key: node.key, size: node.size)
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = table.find(key)
-    return slot < 0 ? nil : release(slot)
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { table.take(key: key) }
 
   public func contains(_ key: UInt64) -> Bool { table.find(key) >= 0 }
 

@@ -34,7 +34,6 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
   @usableFromInline var random: Lehmer64
   @usableFromInline let samples: Int
   @usableFromInline var requests: Int64 = 0
-  @usableFromInline var bytes: Int64 = 0
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
@@ -51,7 +50,7 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
       power: max(12, Int(parameters.integer("hashpower")) - 8), capacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { bytes }
+  @inlinable public var occupiedBytes: Int64 { table.bytes }
   @inlinable public var objectCount: Int { table.count }
   public var storageBytes: Int { table.memoryFootprint }
 
@@ -67,7 +66,6 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func insert(_ request: Request) {
     _ = table.insert(key: request.key, size: request.size, payload: requests)
-    bytes += request.size
   }
 
   /// Draws the samples in order and evicts the first one with the oldest access.
@@ -79,22 +77,10 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
       let sample = table.randomSlot(&random)
       if table[sample].payload < table[victim].payload { victim = sample }
     }
-    victims.record(release(victim))
+    victims.record(table.take(victim))
   }
 
-  /// Removes the object at `slot`.
-  @inlinable
-  mutating func release(_ slot: Int32) -> Victim {
-    let node = table[slot]
-    table.remove(slot)
-    bytes -= node.size
-    return Victim(key: node.key, size: node.size)
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? {
-    let slot = table.find(key)
-    return slot < 0 ? nil : release(slot)
-  }
+  public mutating func remove(_ key: UInt64) -> Victim? { table.take(key: key) }
 
   public func contains(_ key: UInt64) -> Bool { table.find(key) >= 0 }
 

@@ -45,6 +45,8 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   @usableFromInline var spareCapacity = 0
   @usableFromInline var power: Int
   @usableFromInline var count = 0
+  /// Total size of the stored objects.
+  @usableFromInline var bytes: Int64 = 0
 
   /// A table of `1 << power` buckets, with room for `capacity` objects before its store grows.
   init(power: Int, capacity: Int) {
@@ -119,6 +121,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     }
     heads[b] = slot + 1
     count += 1
+    bytes += size
     return slot
   }
 
@@ -134,10 +137,26 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
       while nodes[Int(previous)].next != slot { previous = nodes[Int(previous)].next }
       nodes[Int(previous)].next = next
     }
+    bytes -= nodes[Int(slot)].size
     nodes[Int(slot)].next = freeHead
     nodes[Int(slot)].size = -1
     freeHead = slot
     count -= 1
+  }
+
+  /// Removes the object at `slot` and returns it as a victim.
+  @inlinable
+  mutating func take(_ slot: Int32) -> Victim {
+    let node = nodes[Int(slot)]
+    remove(slot)
+    return Victim(key: node.key, size: node.size)
+  }
+
+  /// Removes `key` if stored.
+  @inlinable
+  mutating func take(key: UInt64) -> Victim? {
+    let slot = find(key)
+    return slot < 0 ? nil : take(slot)
   }
 
   /// libCacheSim's `hashtable_rand_obj`: draws buckets until one is not empty (halving the
