@@ -123,7 +123,6 @@ class PolicyMap:
     note: str = ""
     randomised: bool = False  # only run when named with --policies
     reseed: bool = False  # draws from next_rand: the package's generator is reset to 0xdeadbeef first
-    within: float = 0.0  # compared within this relative miss-ratio difference (0: exactly)
 
 
 POLICIES = [
@@ -1085,7 +1084,7 @@ def main() -> int:
                                 "trace": t.rel, "mode": mode, "size": size_spec, "capacity": capacity, "policy": p.spec,
                                 "admission": adm_spec, "peer_init": p.init, "peer_params": p.params,
                                 "peer_admission": peer_admission,
-                                "randomised": p.randomised, "admission_randomised": random_row, "within": p.within,
+                                "randomised": p.randomised, "admission_randomised": random_row,
                                 "emulated": emulate,
                                 "cachelab_requests": int(r["requests"]), "cachelab_request_bytes": int(r["request_bytes"]),
                                 "cachelab_misses": int(r["misses"]), "cachelab_miss_bytes": int(r["miss_bytes"]),
@@ -1136,14 +1135,6 @@ def main() -> int:
             note = f"input differs: CacheLab read {row['cachelab_requests']} requests / {row['cachelab_request_bytes']} B, the package {row['peer_requests']} / {row['peer_request_bytes']} B"
         elif lab == peer:
             status = "equal"
-        elif row["within"] and not adm:
-            rel = row["relative_difference"]
-            if abs(rel) <= row["within"]:
-                status = "randomised"
-                note = f"{name}: compared within {row['within']:.1%} (its samples follow libCacheSim's hash-table layout): {rel:+.3%}"
-            else:
-                status = "DIFFERENT"
-                note = f"{name}: miss ratio differs by {rel:+.3%}, more than {row['within']:.1%}"
         elif row["admission_randomised"] and not row["randomised"]:
             rel = row["relative_difference"]
             if abs(rel) <= args.random_tolerance:

@@ -32,7 +32,8 @@ import Workloads
   /// Options with a fixed set of values list them (argument-parser enums).
   @Test(arguments: [
     (["run"], "--write-policy", "write-through, write-on-evict"), (["run"], "--promote", "none, tracked, untracked"),
-    (["gen", "zipf"], "--format", "oracle-general, csv"), (["compare"], "--metric", "misses, miss_bytes, hit_ratio, byte_hit_ratio"),
+    (["gen", "zipf"], "--format", "oracle-general, csv"),
+    (["compare"], "--metric", "misses, miss_bytes, hit_ratio, byte_hit_ratio"),
   ])
   func fixedValueOptionsListTheirValues(command: [String], option: String, values: String) throws {
     let help = try CLI.run(command + ["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
