@@ -182,6 +182,7 @@ POLICIES = [
     # CacheLab spec names the harness's default --hashpower (20).
     PolicyMap("random-two:hashpower=20", "RandomTwo_init", "", reseed=True),
     PolicyMap("random-lru:n-samples=16,hashpower=20", "RandomLRU_init", "n-samples=16", reseed=True),
+    PolicyMap("random-lru:n-samples=1,hashpower=20", "Random_init", "", "libCacheSim's Random.c: one sample", reseed=True),
     PolicyMap(
         "flash-prob:ram-size-ratio=0.05,disk-admit-prob=0.2", "flashProb_init", "ram-size-ratio=0.05,disk-admit-prob=0.2",
         reseed=True,

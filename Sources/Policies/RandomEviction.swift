@@ -4,8 +4,8 @@ import CacheCore
 ///
 /// Objects sit in a dense array (their index kept in the node) so a victim is drawn and
 /// removed in O(1). Randomness comes from SplitMix64 seeded with the run's `--seed`, so a
-/// run is reproducible. Origin: classic baseline; libCacheSim `Random.c` (whose numbers
-/// depend on its own generator).
+/// run is reproducible. Origin: classic baseline; libCacheSim `Random.c`, whose numbers depend
+/// on its generator and hash table: `random-lru:n-samples=1` reproduces them exactly.
 /// Memory: 32-byte node + 4-byte bucket + 4-byte dense-array entry per object.
 public struct RandomEviction: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
