@@ -31,7 +31,7 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
       ParameterSpec(
         "samples", default: "128", .integer(1...4096), help: "objects sampled per eviction", aliases: ["n-sample"]),
       ParameterSpec(
-        "hashpower", default: "24", .integer(4...30),
+        "hashpower", default: "24", .integer(4...26),
         help: "libCacheSim's hash power: the table starts at 2^hashpower buckets (the package's default 24)"),
     ],
     memoryPerObject: "36–40 B (32 B node + 4–8 B buckets), plus the initial table's touched pages",

@@ -31,8 +31,9 @@ import CacheCore
 ///   bytes. Every miss multiplies the weight of the expert whose ghost holds the key by
 ///   exp(−lr), renormalises, and forgets the key in both ghosts.
 /// - The learning rate lr starts at 0.001 + (next % 1000) / 1000 and is revisited every
-///   `capacity` requests with libCacheSim's integer arithmetic (the hit rate is a whole
-///   division; `abs` truncates to an integer), which in practice leaves it unchanged.
+///   `capacity` requests as current libCacheSim does: the hit rate is a whole division (0
+///   unless every request hit), lr moves by ±|lr × Δlr| while it keeps changing, and after ten
+///   revisits without improvement a rising hit rate redraws it.
 ///
 /// Seed 0 reproduces the libcachesim package (each cache in a fresh thread). O(1) per request
 /// except the lowest-frequency scan when that list empties (as libCacheSim's). Origin:
@@ -261,7 +262,7 @@ public struct Cacheus: EvictionPolicy, ~Copyable {
     arena[slot].extra.isNew = false
     arena[slot].extra.demoted = false
     arena.pushFront(slot, to: &lists[1])
-    while lists[1].bytes > rCapacity { demoteOldestOfR() }
+    while lists[1].bytes > rCapacity, !lists[1].isEmpty { demoteOldestOfR() }
   }
 
   /// A miss on a key in H: R's oldest objects go to SR until the object fits, it enters R's
@@ -327,12 +328,8 @@ public struct Cacheus: EvictionPolicy, ~Copyable {
     let lfuSize = arena[victim].extra.lfuSize
     victims.record(Victim(key: key, size: size))
     toHistory(victim)
+    removeFrequency(victim)
     trimHistory()
-    if victim == lfuVictim {
-      evictLowest()
-    } else {
-      removeFrequency(victim)
-    }
     if lruVictim == lfuVictim { return }
     if pickLRU {
       lruGhosts.remember(key, size: size)
@@ -386,23 +383,15 @@ public struct Cacheus: EvictionPolicy, ~Copyable {
     frequencies[count] = list
   }
 
-  /// CR-LFU's `remove`: unlinks, and moves the lowest count up if its list emptied.
+  /// CR-LFU's `remove`: unlinks, and moves the lowest count up if its list emptied (to -1 when
+  /// the cache is empty: libCacheSim leaves a stale count there and then crashes).
   @inlinable
   mutating func removeFrequency(_ slot: Int32) {
     unlinkFrequency(slot)
     if frequencies[lowest].count == 0 { raiseLowest() }
   }
 
-  /// CR-LFU's `evict` of the lowest list's newest object: as `remove`, but an emptied cache
-  /// marks the lowest count unknown.
-  @inlinable
-  mutating func evictLowest() {
-    let before = lowest
-    removeFrequency(frequencies[lowest].last)
-    if frequencies[before].count == 0, lowest == before { lowest = -1 }
-  }
-
-  /// The next count above the lowest whose list is not empty, if any.
+  /// The next count above the lowest whose list is not empty, or -1 when none is.
   @inlinable
   mutating func raiseLowest() {
     var count = lowest + 1
@@ -413,6 +402,7 @@ public struct Cacheus: EvictionPolicy, ~Copyable {
       }
       count += 1
     }
+    lowest = -1
   }
 
   /// Revisits the learning rate every `capacity` requests, with libCacheSim's arithmetic.
@@ -443,8 +433,8 @@ public struct Cacheus: EvictionPolicy, ~Copyable {
     guard slot >= 0, arena[slot].extra.place != Self.history else { return nil }
     let victim = Victim(key: key, size: arena[slot].size)
     toHistory(slot)
-    trimHistory()
     removeFrequency(slot)
+    trimHistory()
     return victim
   }
 

@@ -42,7 +42,8 @@ public struct FlashProb: EvictionPolicy, ~Copyable {
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    flashCapacity = capacity - Int64(Double(capacity) * parameters.real("ram-size-ratio"))
+    let dram = Double(capacity) * parameters.real("ram-size-ratio")
+    flashCapacity = dram >= 0x1p63 ? 0 : capacity - Int64(dram)
     admitOneIn = max(1, UInt64(1.0 / parameters.real("disk-admit-prob")))
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))

@@ -26,7 +26,7 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
 
   /// libCacheSim's `hashpower` (its table starts at 2^max(12, hashpower − 8) buckets).
   static let hashpowerParameter = ParameterSpec(
-    "hashpower", default: "24", .integer(12...40),
+    "hashpower", default: "24", .integer(12...34),
     help: "libCacheSim's hash power: the table starts at 2^max(12, hashpower − 8) buckets (the package's default 24)")
 
   /// Objects with the number of the request that last touched them.

@@ -36,4 +36,29 @@ import Testing
       #expect(misses >= Int64(sizes.count), "every object misses at least once")
     }
   }
+
+  /// The same with stores and removals mixed in (`put` and `delete` rows: a store of a cached
+  /// object replaces it, a removal may empty the cache), at capacities down to one object.
+  @Test(arguments: names)
+  func invariantsHoldWithStoresAndRemovals(name: String) throws {
+    var requests = SyntheticTraces.requests(count: 1200, objects: 60, sizes: 1...400, seed: 9)
+    for index in requests.indices {
+      if index % 5 == 2 { requests[index].operation = .put }
+      if index % 7 == 3 { requests[index].operation = .delete }
+    }
+    let largest = requests.map(\.size).max() ?? 1
+    for capacity in [largest, 2 * largest, 10 * largest] {
+      let driver = try PolicyDriver(PolicySpec(parsing: name), capacity: capacity)
+      for (index, request) in requests.enumerated() {
+        driver.serve(request)
+        do {
+          try driver.simulation.checkInvariants()
+        } catch {
+          Issue.record("\(name) capacity \(capacity) request \(index) (\(request.operation)): \(error)")
+          return
+        }
+        #expect(driver.simulation.occupiedBytes <= capacity)
+      }
+    }
+  }
 }
