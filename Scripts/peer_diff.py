@@ -75,9 +75,10 @@ are compared like the others; the randomised ones draw from libCacheSim's lehmer
 package, so the package's generator is reset to 0xdeadbeef before each of their caches (before
 it is built: Cacheus draws while initialising) and they compare exactly. belady-size,
 random-two and random-lru sample through CacheLab's port of libCacheSim's hash table, whose
-size follows the hash power: their mappings name the harness's --hashpower (20).
+size follows the hash power: their mappings name the harness's --hashpower (20); so does
+hyperbolic.
 
-The older randomised policies (lhd, lecar, hyperbolic, random) run only when named with
+The older randomised policies (lhd, lecar:generator=mmix, random) run only when named with
 --policies: CacheLab draws for them from the MMIX generator of the libCacheSim version whose
 unit tests are in ../shared/reference (lhd and lecar equal those expectations), while the
 package draws from lehmer64, so their rows are reported with status "randomised", never as
@@ -200,7 +201,7 @@ POLICIES = [
     # Randomised: see the module docstring; only when named with --policies.
     PolicyMap("lhd:associativity=32,admissions=8", "LHD_init", "", randomised=True),
     PolicyMap("lecar:generator=mmix", "LeCaR_init", "update-weight=1,lru-weight=0.5", randomised=True),
-    PolicyMap("hyperbolic:samples=64", "Hyperbolic_init", "", randomised=True),
+    PolicyMap("hyperbolic:samples=64,hashpower=20", "Hyperbolic_init", "", reseed=True),
     PolicyMap("random", "Random_init", "", randomised=True),
 ]
 
@@ -1234,7 +1235,7 @@ def main() -> int:
     if skipped:
         print("not compared: " + "; ".join(skipped))
     if not args.policies:
-        print("not compared: " + "; ".join(f"{k} ({v})" for k, v in UNMAPPED.items()) + "; randomised lhd, lecar, hyperbolic, random unless named with --policies")
+        print("not compared: " + "; ".join(f"{k} ({v})" for k, v in UNMAPPED.items()) + "; randomised lhd, lecar:generator=mmix, random unless named with --policies")
 
     if args.csv:
         fields = ["trace", "mode", "size", "capacity", "policy", "admission", "peer_init", "peer_params", "peer_admission", "peer_source",
