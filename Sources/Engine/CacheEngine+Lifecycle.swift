@@ -66,7 +66,7 @@ extension CacheEngine {
     case .removeExpiredMemory:
       guard let memory else { return }
       for (key, metadata) in memory.all()
-      where memory.configuration.expiry.freshness(of: metadata, now: now) == .expired {
+      where memory.freshness(of: metadata, now: now) == .expired {
         memory.remove(key)
         counters.purged += 1
       }

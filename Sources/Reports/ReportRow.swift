@@ -71,10 +71,6 @@ public struct ReportRow: Sendable {
   /// Misses too large to insert ("" on engine rows).
   public var rejected: String { result.rejections.map(String.init) ?? "" }
 
-  /// Requests that found their object expired: an engine's expired or stale lookups, or a
-  /// policy cache's with `--ttl` (empty without).
-  public var expired: String { result.expiredLookups(in: run.configuration).map(String.init) ?? "" }
-
   /// ``CacheResult/storageBytes`` on policy rows, empty on engine rows.
   public var cacheMemoryBytes: String { result.structureBytes.map(String.init) ?? "" }
 
