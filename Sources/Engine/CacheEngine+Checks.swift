@@ -6,7 +6,7 @@ extension CacheEngine {
   /// Reads every object of the disk tier back through the backend (full read, length and
   /// checksum checks). Returns how many objects were read and how many could not be.
   public func verifyDisk() throws(EngineError) -> (objects: Int, unreadable: Int) {
-    guard let disk, let backend else { return (0, 0) }
+    guard hasDisk, let backend else { return (0, 0) }
     var unreadable = 0
     let all = disk.all()
     do throws(FileError) {
@@ -22,8 +22,8 @@ extension CacheEngine {
 
   /// Checks every tier's policy and metadata.
   public func checkInvariants() throws(InvariantViolation) {
-    try memory?.checkInvariants()
-    try disk?.checkInvariants()
+    try memory.checkInvariants()
+    try disk.checkInvariants()
   }
 }
 

@@ -15,7 +15,7 @@ extension CacheEngine {
   /// Drops expired and old files, then trims by oldest date to the target if over the limit.
   /// Walks the tier in place; only the kept objects' keys, dates and sizes are gathered.
   func cleanDisk(_ rule: DiskCleanup, now: Int64) throws(FileError) {
-    guard let disk else { return }
+    guard hasDisk else { return }
     if rule.minimumInterval > 0, lastCleanup != .min, now - lastCleanup < rule.minimumInterval { return }
     lastCleanup = now
     counters.purges += 1

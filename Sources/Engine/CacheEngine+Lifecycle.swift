@@ -16,8 +16,8 @@ extension CacheEngine {
   func handle(_ event: LifecycleEvent, now: Int64) throws(FileError) {
     if event == .launch {
       // A new process: memory is gone, the disk is found as it was left.
-      if let memory, memory.count > 0 { clear(memory) }
-      if let diskMemory { for key in diskMemory.keys() { diskMemory.remove(key) } }
+      if memory.count > 0 { clear(memory) }
+      for key in diskMemory.keys() { diskMemory.remove(key) }
       try reloadDisk()
     }
     for action in configuration.events[event] ?? [] { try run(action, now: now) }
@@ -25,12 +25,13 @@ extension CacheEngine {
 
   /// Rebuilds the disk tier from the file store (launch); no-op for the simulated disk.
   func reloadDisk() throws(FileError) {
-    guard case .file = configuration.diskBackend, let backend, let disk else { return }
+    guard case .file = configuration.diskBackend, let backend, hasDisk else { return }
     let found = try backend.recover().sorted { $0.metadata.accessedAt < $1.metadata.accessedAt }
     disk.reset()
-    var dropped = EvictedObjects(collects: true)
-    for (key, metadata) in found { _ = disk.insert(key, metadata, evicted: &dropped) }
-    for (key, metadata) in dropped.items { try backend.delete(key, metadata) }
+    for (key, metadata) in found {
+      _ = disk.insert(key, metadata)
+      for (victim, victimMetadata) in disk.evicted.items { try backend.delete(victim, victimMetadata) }
+    }
   }
 
   func clear(_ tier: Tier) {
@@ -41,21 +42,20 @@ extension CacheEngine {
   func run(_ action: EngineAction, now: Int64) throws(FileError) {
     switch action {
     case .clearMemory:
-      guard let memory else { return }
+      guard hasMemory else { return }
       counters.purges += 1
       clear(memory)
     case .trimMemory(let fraction):
-      guard let memory, memory.configuration.capacity != .max else { return }
+      guard hasMemory, memory.configuration.capacity != .max else { return }
       counters.purges += 1
       let target = Int64(Double(memory.configuration.capacity) * fraction)
       while memory.occupied > target, memory.count > 0 {
-        evicted.reset()
-        memory.evict(&evicted)
-        guard evicted.count > 0 else { break }
-        counters.purged += Int64(evicted.count)
+        memory.evict()
+        guard memory.evicted.count > 0 else { break }
+        counters.purged += Int64(memory.evicted.count)
       }
     case .flushMemoryToDisk:
-      guard let memory else { return }
+      guard hasMemory else { return }
       counters.purges += 1
       let all = memory.all()
       for (key, metadata) in all {
@@ -64,7 +64,7 @@ extension CacheEngine {
       }
       counters.purged += Int64(all.count)
     case .removeExpiredMemory:
-      guard let memory else { return }
+      guard hasMemory else { return }
       for (key, metadata) in memory.all()
       where memory.freshness(of: metadata, now: now) == .expired {
         memory.remove(key)

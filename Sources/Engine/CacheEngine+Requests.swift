@@ -57,13 +57,17 @@ extension CacheEngine {
     var latency: Int64 = 0
     defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
 
-    if let memory, let location = memory.locate(request.key) {
-      let stored = memory[location]
-      switch memory.freshness(of: stored, now: now) {
-      case .fresh:
+    if let location = memory.locate(request.key) {
+      let freshness = memory.freshness(at: location, now: now)
+      if freshness == .fresh {
         latency += configuration.latency.memoryHit
-        try serve(request, stored, current, version: version, from: memory, at: location, now: now)
+        try serveFromMemory(request, version: version, at: location, now: now)
         return
+      }
+      let stored = memory[location]
+      switch freshness {
+      case .fresh:
+        break
       case .serveThenRevalidate:
         latency += configuration.latency.memoryHit
         counters.servedWhileRevalidating += 1
@@ -82,11 +86,11 @@ extension CacheEngine {
       }
     }
 
-    if let disk, let location = disk.locate(request.key) {
+    if let location = disk.locate(request.key) {
       let stored = disk[location]
       let freshness = disk.freshness(of: stored, now: now)
       if freshness == .fresh || freshness == .serveThenRevalidate {
-        let inDiskMemory = diskMemory?.metadata(request.key) != nil
+        let inDiskMemory = diskMemory.locate(request.key) != nil
         let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
         guard let readCost else {
           disk.remove(request.key)
@@ -94,7 +98,7 @@ extension CacheEngine {
           try fetch(request, current, version: version, now: now, latency: &latency)
           return
         }
-        if inDiskMemory { diskMemory?.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
+        if inDiskMemory { diskMemory.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
         latency += readCost
         if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
         try serve(request, stored, current, version: version, from: disk, at: location, now: now)
@@ -125,6 +129,10 @@ extension CacheEngine {
     at location: Tier.Location?, now: Int64
   ) throws(FileError) {
     let fromDisk = tier === disk
+    if !fromDisk, let location {
+      try serveFromMemory(request, version: version, at: location, now: now)
+      return
+    }
     if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
     counters.hitBytes += request.size
     if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
@@ -142,16 +150,33 @@ extension CacheEngine {
     if fromDisk {
       if updated != stored { try backend?.updateDates(request.key, updated) }
       try promote(request.key, updated, now: now)
-    } else if configuration.memoryHitTouchesDisk, let disk, var copy = disk.metadata(request.key) {
-      copy.accessedAt = now
-      disk.update(request.key, copy)
-      disk.touch(request.key)
-      try backend?.updateDates(request.key, copy)
+    } else {
+      try touchDiskCopy(request.key, now: now)
     }
   }
 
+  /// Answers from the memory tier, whose object is at `location`: counts the hit and updates
+  /// the stored metadata in place (no copy), and the disk copy's date where the library does.
+  func serveFromMemory(_ request: Request, version: Int64, at location: Tier.Location, now: Int64) throws(FileError) {
+    counters.memoryHits += 1
+    counters.hitBytes += request.size
+    let stored = memory.recordHit(at: location, now: now, updatesDates: true)
+    if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
+    if stored.bodyLost { counters.lostBodyServed += 1 }
+    try touchDiskCopy(request.key, now: now)
+  }
+
+  /// A memory hit also dates the disk copy where the library does (``EngineConfiguration/memoryHitTouchesDisk``).
+  func touchDiskCopy(_ key: UInt64, now: Int64) throws(FileError) {
+    guard configuration.memoryHitTouchesDisk, var copy = disk.metadata(key) else { return }
+    copy.accessedAt = now
+    disk.update(key, copy)
+    disk.touch(key)
+    try backend?.updateDates(key, copy)
+  }
+
   func promote(_ key: UInt64, _ stored: EntryMetadata, now: Int64) throws(FileError) {
-    guard let memory else { return }
+    guard hasMemory else { return }
     switch configuration.promotion {
     case .none:
       return

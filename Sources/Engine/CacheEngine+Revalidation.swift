@@ -14,7 +14,7 @@ extension CacheEngine {
     let roundTrip = roundTrip(current)
     if current.originFailed {
       if background { return }
-      if let tier, tier.configuration.expiry.mayServeOnError(stored, now: now) {
+      if tier.configuration.expiry.mayServeOnError(stored, now: now) {
         latency += inDisk ? (try backend?.read(request.key, stored) ?? 0) : configuration.latency.memoryHit
         counters.servedOnError += 1
         try serve(request, stored, current, version: version, from: tier, at: tier.locate(request.key), now: now)
@@ -53,7 +53,6 @@ extension CacheEngine {
       try store(empty, headers, version: version, now: now, roundTrip: roundTrip, bodyLost: true)
       return
     }
-    guard let tier else { return }
     var refreshed = stored
     refreshed.response = HTTPFreshness.Response(
       cacheControl: current.cacheControl, expires: current.expires, date: current.date,

@@ -15,14 +15,14 @@ extension CacheEngine {
     var base = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
     base.bodyLost = bodyLost
     base.version = version
-    if let memory, storable, memory.allowsStoring(attributes, now: now) || bodyLost {
+    if hasMemory, storable, memory.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
       memory.prepare(&copy, attributes: attributes, now: now)
       try putInMemory(request.key, copy)
-    } else if let memory {
+    } else if hasMemory {
       memory.remove(request.key)
     }
-    guard let disk, configuration.writePolicy == .writeThrough || memory == nil else { return }
+    guard hasDisk, configuration.writePolicy == .writeThrough || !hasMemory else { return }
     if storable, disk.allowsStoring(attributes, now: now) || bodyLost {
       var copy = base
       disk.prepare(&copy, attributes: attributes, now: now)
@@ -34,22 +34,21 @@ extension CacheEngine {
   }
 
   func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
-    guard let memory else { return }
-    evicted.reset()
-    _ = memory.insert(key, metadata, evicted: &evicted)
-    counters.memoryEvictions += Int64(evicted.count)
-    guard evicted.collects, disk != nil, !evicted.items.isEmpty else { return }
-    let spilled = evicted.items
+    guard hasMemory else { return }
+    _ = memory.insert(key, metadata)
+    counters.memoryEvictions += Int64(memory.evicted.count)
+    guard memory.evicted.collects, !memory.evicted.items.isEmpty else { return }
+    let spilled = memory.evicted.items
     for (victim, victimMetadata) in spilled { try putOnDisk(victim, victimMetadata) }
   }
 
   func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
-    guard let disk else { return }
+    guard hasDisk else { return }
     let previous = disk.metadata(key)
-    dropped.reset()
-    let admitted = disk.insert(key, metadata, evicted: &dropped)
-    counters.diskEvictions += Int64(dropped.count)
-    for (victim, victimMetadata) in dropped.items {
+    let admitted = disk.insert(key, metadata)
+    let dropped = disk.evicted.items
+    counters.diskEvictions += Int64(disk.evicted.count)
+    for (victim, victimMetadata) in dropped {
       forgetOnDisk(victim)
       try backend?.delete(victim, victimMetadata)
     }
@@ -64,19 +63,18 @@ extension CacheEngine {
 
   /// Keeps a copy of a disk object in the disk library's memory cache (its evictions are silent).
   func rememberInDiskMemory(_ key: UInt64, _ metadata: EntryMetadata) {
-    guard let diskMemory else { return }
-    diskMemoryEvicted.reset()
-    _ = diskMemory.insert(key, metadata, evicted: &diskMemoryEvicted)
+    guard hasDiskMemory else { return }
+    _ = diskMemory.insert(key, metadata)
   }
 
   /// Drops the disk library's memory copy of an object that left the disk.
   func forgetOnDisk(_ key: UInt64) {
-    diskMemory?.remove(key)
+    diskMemory.remove(key)
   }
 
   func remove(_ key: UInt64) throws(FileError) {
-    memory?.remove(key)
-    if let disk, let old = disk.remove(key) {
+    memory.remove(key)
+    if let old = disk.remove(key) {
       forgetOnDisk(key)
       try backend?.delete(key, old)
     }

@@ -9,12 +9,16 @@ import Policies
 /// clock, except that the file backend measures its real disk operations.
 public final class CacheEngine {
   public let configuration: EngineConfiguration
-  let memory: Tier?
-  let disk: Tier?
-  /// The disk library's own memory cache (NSURLCache's memory part), nil without one.
-  let diskMemory: Tier?
-  /// What the disk library's memory cache evicted (silently: only counted).
-  var diskMemoryEvicted = EvictedObjects(collects: false)
+  /// The tiers, as non-optional constants so that the request path calls them without
+  /// reference counting; a tier the configuration lacks is an empty ``Tier/placeholder()``
+  /// that is never stored into, and the `has` flags below say which tiers are real.
+  let memory: Tier
+  let disk: Tier
+  /// The disk library's own memory cache (NSURLCache's memory part).
+  let diskMemory: Tier
+  let hasMemory: Bool
+  let hasDisk: Bool
+  let hasDiskMemory: Bool
   let backend: (any DiskBackend)?
   var origin = OriginModel()
   var counters = EngineStats()
@@ -23,10 +27,6 @@ public final class CacheEngine {
   var lastCleanup: Int64 = .min
   /// Storage reused by every disk cleanup.
   var cleanupScratch: [CleanupCandidate] = []
-  /// What the last memory insertion or trim evicted (kept when spilled to disk on eviction).
-  var evicted: EvictedObjects
-  /// What the last disk insertion evicted (kept: their files are deleted).
-  var dropped = EvictedObjects(collects: true)
 
   /// The rules are CacheLab's generic ones (the trace key, every request through the cache,
   /// the trace's cost): the request path applies them without calling the rules.
@@ -37,15 +37,27 @@ public final class CacheEngine {
   /// Builds an engine, opening (and recovering) the file store if configured.
   public init(_ configuration: EngineConfiguration, seed: UInt64 = 0) throws(EngineError) {
     self.configuration = configuration
+    hasMemory = configuration.memory != nil
+    hasDisk = configuration.disk != nil
+    hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
-    evicted = EvictedObjects(collects: configuration.writePolicy == .writeOnEvict && configuration.disk != nil)
     do throws(ConfigurationError) {
-      memory = try configuration.memory.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
-      disk = try configuration.disk.map { (tier) throws(ConfigurationError) in try Tier(tier, seed: seed) }
-      diskMemory = try configuration.diskMemory.map { (tier) throws(ConfigurationError) in
-        try Tier(tier, seed: seed)
-      }
+      // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
+      // files are deleted); the disk library's memory cache evicts silently.
+      let spills = configuration.writePolicy == .writeOnEvict && configuration.disk != nil
+      memory =
+        try configuration.memory.map { (tier) throws(ConfigurationError) in
+          try Tier(tier, seed: seed, collectsEvicted: spills)
+        } ?? Tier.placeholder()
+      disk =
+        try configuration.disk.map { (tier) throws(ConfigurationError) in
+          try Tier(tier, seed: seed, collectsEvicted: true)
+        } ?? Tier.placeholder()
+      diskMemory =
+        try configuration.diskMemory.map { (tier) throws(ConfigurationError) in
+          try Tier(tier, seed: seed, collectsEvicted: false)
+        } ?? Tier.placeholder()
     } catch {
       throw .configuration(error)
     }
@@ -95,13 +107,13 @@ public final class CacheEngine {
   }
 
   /// Objects held by the memory and disk tiers.
-  public var memoryObjects: Int { memory?.count ?? 0 }
-  public var diskObjects: Int { disk?.count ?? 0 }
-  public var memoryOccupied: Int64 { memory?.occupied ?? 0 }
-  public var diskOccupied: Int64 { disk?.occupied ?? 0 }
+  public var memoryObjects: Int { memory.count }
+  public var diskObjects: Int { disk.count }
+  public var memoryOccupied: Int64 { memory.occupied }
+  public var diskOccupied: Int64 { disk.occupied }
 
   /// The metadata the disk tier holds for `key` (for tests and tools).
-  public func diskMetadata(_ key: UInt64) -> EntryMetadata? { disk?.metadata(key) }
+  public func diskMetadata(_ key: UInt64) -> EntryMetadata? { disk.metadata(key) }
   /// The metadata the memory tier holds for `key`.
-  public func memoryMetadata(_ key: UInt64) -> EntryMetadata? { memory?.metadata(key) }
+  public func memoryMetadata(_ key: UInt64) -> EntryMetadata? { memory.metadata(key) }
 }

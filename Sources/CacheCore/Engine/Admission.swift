@@ -57,9 +57,9 @@ public struct AdmitAll: AdmissionCheck {
 ///
 /// Used by one thread at a time, like the simulation that owns it.
 public final class AdmissionGate: AdmissionCheck, @unchecked Sendable {
-  /// The admission policy consulted.
-  public let policy: any AdmissionPolicy
-  @usableFromInline let observes: Bool
+  /// The admission policy consulted (replaced by ``adopt(_:)``).
+  public private(set) var policy: any AdmissionPolicy
+  @usableFromInline private(set) var observes: Bool
   /// Missed objects refused since creation or the last ``resetCounters()``.
   public private(set) var declined: Int64 = 0
 
@@ -81,4 +81,11 @@ public final class AdmissionGate: AdmissionCheck, @unchecked Sendable {
 
   /// Zeroes ``declined`` (the end of warm-up); the policy's learned state stays.
   public func resetCounters() { declined = 0 }
+
+  /// Takes over `fresh`'s policy and count (a gate built as this one was: the state of a new process).
+  public func adopt(_ fresh: AdmissionGate) {
+    policy = fresh.policy
+    observes = fresh.observes
+    declined = fresh.declined
+  }
 }

@@ -53,6 +53,10 @@ public protocol CacheSimulation: AnyObject, Sendable {
   func contains(_ key: UInt64) -> Bool
   /// Evicts by the policy's rule until at least one object left; `victims` is replaced by them.
   func evict(victims: inout [Victim])
+  /// Takes over the state of `fresh`, a simulation built as this one was (same policy,
+  /// parameters and admission): the cache is empty as at creation, and the instance a
+  /// holder keeps in a constant stays the same. O(1); `fresh` is left with this one's state.
+  func replaceState(with fresh: any CacheSimulation)
 }
 
 /// A ``VictimSink`` that appends to an array (for callers that need each victim).
@@ -137,6 +141,16 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
 
   public func evict(victims: inout [Victim]) { policy.evict(collecting: &victims) }
+
+  public func replaceState(with fresh: any CacheSimulation) {
+    guard let fresh = fresh as? PolicySimulation<P> else {
+      preconditionFailure("replaceState(with:) needs a simulation of \(P.descriptor.name)")
+    }
+    swap(&policy, &fresh.policy)
+    swap(&expiries, &fresh.expiries)
+    _counters = fresh._counters
+    if let admission, let other = fresh.admission { admission.adopt(other) }
+  }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {

@@ -19,7 +19,7 @@ struct EvictedObjects {
   /// Forgets the objects recorded so far, keeping the storage.
   mutating func reset() {
     count = 0
-    if !items.isEmpty { items.removeAll(keepingCapacity: true) }
+    if collects, !items.isEmpty { items.removeAll(keepingCapacity: true) }
   }
 
   /// Records an evicted object; `metadata` is read only when kept.

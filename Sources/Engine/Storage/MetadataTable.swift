@@ -1,15 +1,26 @@
 import CacheCore
 
 /// Key → metadata storage for a tier: a compact hash arena (32-byte nodes: a lookup touches
-/// little memory) and the metadata in a parallel array indexed by the arena's slot, read
-/// only for an object found. No allocation once both have grown to their peak.
+/// little memory) and the metadata in a parallel buffer indexed by the arena's slot, read
+/// and updated in place only for an object found. No allocation once both have grown to
+/// their peak; the buffer is owned here (the table cannot be copied), so an access costs
+/// no uniqueness check or reference counting.
 struct MetadataTable: ~Copyable {
   private var index: SlotArena<Void>
-  private var values: [EntryMetadata] = []
+  private var values: UnsafeMutablePointer<EntryMetadata>
+  /// Slots of `values` allocated; slots below the arena's slot limit are initialised.
+  private var allocated: Int
+  private var initialised = 0
 
   init(initialCapacity: Int) {
     index = SlotArena(initialCapacity: initialCapacity)
-    values.reserveCapacity(initialCapacity)
+    allocated = max(initialCapacity, 16)
+    values = .allocate(capacity: allocated)
+  }
+
+  deinit {
+    values.deinitialize(count: initialised)
+    values.deallocate()
   }
 
   /// Number of objects held.
@@ -25,8 +36,12 @@ struct MetadataTable: ~Copyable {
   @inline(__always)
   subscript(slot: Int32) -> EntryMetadata {
     get { values[Int(slot)] }
-    set { values[Int(slot)] = newValue }
+    nonmutating set { values[Int(slot)] = newValue }
   }
+
+  /// The metadata at a live `slot`, to update in place; valid until the next insertion.
+  @inline(__always)
+  func pointer(to slot: Int32) -> UnsafeMutablePointer<EntryMetadata> { values + Int(slot) }
 
   /// The key at a live `slot`.
   @inline(__always)
@@ -42,7 +57,20 @@ struct MetadataTable: ~Copyable {
   @discardableResult
   mutating func insert(key: UInt64, size: Int64, metadata: EntryMetadata) -> Int32 {
     let slot = index.insert(key: key, size: size, extra: ())
-    if Int(slot) == values.count { values.append(metadata) } else { values[Int(slot)] = metadata }
+    let position = Int(slot)
+    if position < initialised {
+      values[position] = metadata
+      return slot
+    }
+    if position == allocated {
+      let grown = UnsafeMutablePointer<EntryMetadata>.allocate(capacity: allocated * 2)
+      grown.moveInitialize(from: values, count: initialised)
+      values.deallocate()
+      values = grown
+      allocated *= 2
+    }
+    (values + position).initialize(to: metadata)
+    initialised += 1
     return slot
   }
 

@@ -6,27 +6,40 @@ import Policies
 final class Tier {
   let configuration: TierConfiguration
   /// The policy instance (replaced by ``reset()``).
-  private var owner: any CacheSimulation
-  /// The same instance, called without reference counting on every request (`owner` keeps
-  /// it alive).
-  private unowned(unsafe) var simulation: any CacheSimulation
+  /// The policy instance: a constant, so calls on it cost no reference counting
+  /// (``reset()`` replaces its state, not the instance).
+  private let simulation: any CacheSimulation
   private let seed: UInt64
   private var entries = MetadataTable(initialCapacity: 1024)
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
   private var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
+  /// What the last ``insert(_:_:)`` or ``evict()`` removed: always counted, kept (key and
+  /// metadata) when the tier was built to collect them.
+  private(set) var evicted: EvictedObjects
 
   /// The tier's objects never expire (`none`): the expiry calls below answer without asking
   /// the rule.
   let expiresNothing: Bool
 
-  init(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError) {
+  /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves.
+  init(_ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool) throws(ConfigurationError) {
     self.configuration = configuration
+    evicted = EvictedObjects(collects: collectsEvicted)
     expiresNothing = configuration.expiry.rule is NoExpiry
     self.seed = seed
-    owner = try Self.makeSimulation(configuration, seed: seed)
-    simulation = owner
+    simulation = try Self.makeSimulation(configuration, seed: seed)
     scratch.reserveCapacity(64)
+  }
+
+  /// An empty tier standing for one the engine's configuration lacks (a FIFO of capacity 0,
+  /// whose lookups find nothing): the engine never stores into it, so it stays empty.
+  static func placeholder() -> Tier {
+    // A registered policy with a fixed specification at capacity 0: cannot fail.
+    guard let spec = try? PolicySpec(parsing: FIFO.descriptor.name),
+      let tier = try? Tier(TierConfiguration(policy: spec, capacity: 0), seed: 0, collectsEvicted: false)
+    else { preconditionFailure("the placeholder tier (fifo at capacity 0) could not be built") }
+    return tier
   }
 
   private static func makeSimulation(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError)
@@ -38,12 +51,11 @@ final class Tier {
       admission: try configuration.policy.admission?.make(capacity: configuration.capacity, context: context))
   }
 
-  /// Empties the tier: a fresh policy instance (built as at creation, so it cannot fail) and
-  /// no metadata.
+  /// Empties the tier: the policy's state as at creation (built the same way, so it cannot
+  /// fail) and no metadata.
   func reset() {
     if let fresh = try? Self.makeSimulation(configuration, seed: seed) {
-      owner = fresh
-      simulation = fresh
+      simulation.replaceState(with: fresh)
     }
     entries = MetadataTable(initialCapacity: 1024)
     untracked = MetadataTable(initialCapacity: 16)
@@ -118,6 +130,28 @@ final class Tier {
     }
   }
 
+  /// What a lookup at `now` may do with the object at `location`, read in place.
+  @inline(__always)
+  func freshness(at location: Location, now: Int64) -> Freshness {
+    expiresNothing ? .fresh : configuration.expiry.freshness(of: self[location], now: now)
+  }
+
+  /// Counts a hit on the object at `location` in place (access count; with `updatesDates`,
+  /// access date and sliding expiry) and tells the policy; returns the stored version and
+  /// whether the body was lost. No metadata is copied.
+  @inline(__always)
+  func recordHit(at location: Location, now: Int64, updatesDates: Bool) -> (version: Int64, bodyLost: Bool) {
+    let metadata = location.tracked ? entries.pointer(to: location.slot) : untracked.pointer(to: location.slot)
+    metadata.pointee.accessCount &+= 1
+    if updatesDates {
+      metadata.pointee.accessedAt = now
+      if !expiresNothing { configuration.expiry.touch(&metadata.pointee, now: now) }
+    }
+    let stored = (version: metadata.pointee.version, bodyLost: metadata.pointee.bodyLost)
+    touch(location)
+    return stored
+  }
+
   /// The metadata of `key`, if held (tracked or untracked).
   func metadata(_ key: UInt64) -> EntryMetadata? {
     locate(key).map { self[$0] }
@@ -142,9 +176,10 @@ final class Tier {
 
   /// Stores `metadata` under `key`, replacing a held copy as the policy's
   /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
-  /// copy is held afterwards (a refused store may leave the old copy) and appends every object
-  /// evicted, possibly the new one itself.
-  func insert(_ key: UInt64, _ metadata: EntryMetadata, evicted: inout EvictedObjects) -> Bool {
+  /// copy is held afterwards (a refused store may leave the old copy); ``evicted`` tells every
+  /// object evicted, possibly the new one itself.
+  func insert(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
+    evicted.reset()
     let size = units(of: metadata)
     if let limit = configuration.admissionLimit, Double(size) >= limit * Double(configuration.capacity) {
       remove(key)
@@ -214,8 +249,9 @@ final class Tier {
     return metadata
   }
 
-  /// Evicts by the policy's rule (at least one object); appends what left.
-  func evict(_ evicted: inout EvictedObjects) {
+  /// Evicts by the policy's rule (at least one object); ``evicted`` tells what left.
+  func evict() {
+    evicted.reset()
     simulation.evict(victims: &scratch)
     for index in scratch.indices {
       let victim = scratch[index]
