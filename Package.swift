@@ -13,9 +13,10 @@
 //   layer 7: cachelab — the executable
 import PackageDescription
 
-/// The engine mutates class-held state on every request; debug builds (and so the tests)
-/// keep Swift's run-time exclusivity checks, release builds drop them (about a fifth of an
-/// engine request's time went to them).
+/// The engine and CacheCore's `PolicySimulation` (every tier call goes through it) mutate
+/// class-held state on every request; debug builds (and so the tests) keep Swift's run-time
+/// exclusivity checks, release builds drop them (about a fifth of an engine request's time
+/// went to them).
 let uncheckedExclusivityInRelease: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
@@ -38,7 +39,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "CPrefetch"),
-    .target(name: "CacheCore", dependencies: ["CPrefetch"]),
+    .target(name: "CacheCore", dependencies: ["CPrefetch"], swiftSettings: uncheckedExclusivityInRelease),
     .target(name: "Policies", dependencies: ["CacheCore"]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),

@@ -65,11 +65,16 @@ public struct Request: Equatable, Sendable {
 public struct Victim: Equatable, Sendable {
   public var key: UInt64
   public var size: Int64
+  /// The slot the object held in its policy's arena (-1: not reported), which an engine tier
+  /// uses to find its metadata when the policy's slots are stable
+  /// (``EvictionPolicy/slotsAreStable``).
+  public var slot: Int32
 
   @inlinable
-  public init(key: UInt64, size: Int64) {
+  public init(key: UInt64, size: Int64, slot: Int32 = -1) {
     self.key = key
     self.size = size
+    self.slot = slot
   }
 }
 

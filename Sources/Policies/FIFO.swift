@@ -42,6 +42,11 @@ public struct FIFO: EvictionPolicy, ~Copyable {
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
 
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+
   public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
 
   @inlinable

@@ -33,6 +33,11 @@ public struct MRU: EvictionPolicy, ~Copyable {
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { lru.slot(of: key) }
+
   public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
 
   @inlinable

@@ -63,6 +63,11 @@ public struct Sieve: EvictionPolicy, ~Copyable {
     return arena.evict(slot, from: &queue)
   }
 
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+
   public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
 
   @inlinable

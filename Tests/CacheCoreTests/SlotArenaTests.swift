@@ -61,7 +61,7 @@ import Testing
     #expect(tail == a)
     arena.remove(tail)
     let victim = arena.evict(b, from: &list)  // c
-    #expect(victim == Victim(key: 2, size: 20))
+    #expect(victim == Victim(key: 2, size: 20, slot: b))
     #expect(list.count == 1 && list.head == c && list.tail == c && list.bytes == 30)
     try arena.checkList(list, named: "list")
   }

@@ -57,6 +57,11 @@ public protocol CacheSimulation: AnyObject, Sendable {
   /// parameters and admission): the cache is empty as at creation, and the instance a
   /// holder keeps in a constant stays the same. O(1); `fresh` is left with this one's state.
   func replaceState(with fresh: any CacheSimulation)
+  /// Whether the policy's slots are stable (``EvictionPolicy/slotsAreStable``): victims
+  /// carry them and ``slot(of:)`` finds a cached object's.
+  var slotsAreStable: Bool { get }
+  /// The policy's slot of cached `key`, or -1 (``EvictionPolicy/slot(of:)``).
+  func slot(of key: UInt64) -> Int32
 }
 
 /// A ``VictimSink`` that appends to an array (for callers that need each victim).
@@ -141,6 +146,10 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
 
   public func evict(victims: inout [Victim]) { policy.evict(collecting: &victims) }
+
+  public var slotsAreStable: Bool { P.slotsAreStable }
+
+  public func slot(of key: UInt64) -> Int32 { policy.slot(of: key) }
 
   public func replaceState(with fresh: any CacheSimulation) {
     guard let fresh = fresh as? PolicySimulation<P> else {

@@ -92,6 +92,14 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   mutating func evict(collecting victims: inout [Victim])
   mutating func hit(_ request: Request)
 
+  /// Whether every cached object keeps one slot (``slot(of:)``) from insertion until it
+  /// leaves, and leaves as a ``Victim`` carrying it: an engine tier then keeps each object's
+  /// metadata in a buffer indexed by that slot, with no index of its own (one lookup per
+  /// operation). False unless a policy declares it; the registry-driven tests check it.
+  static var slotsAreStable: Bool { get }
+  /// The slot of cached `key`, or -1 (always -1 without ``slotsAreStable``). One lookup.
+  func slot(of key: UInt64) -> Int32
+
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
   /// requests later) the entry the bucket points to. Optional; the default does nothing.
   func prefetch(_ key: UInt64, stage: Int)
@@ -142,6 +150,12 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) {}
+
+  @inlinable
+  public static var slotsAreStable: Bool { false }
+
+  @inlinable
+  public func slot(of key: UInt64) -> Int32 { -1 }
 
   @inlinable
   public mutating func serve(

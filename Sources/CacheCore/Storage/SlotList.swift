@@ -88,7 +88,7 @@ extension SlotArena {
   @inlinable @inline(__always)
   public mutating func evict(_ slot: Int32, from list: inout SlotList) -> Victim {
     let node = nodes + Int(slot)
-    let victim = Victim(key: node.pointee.key, size: node.pointee.size)
+    let victim = Victim(key: node.pointee.key, size: node.pointee.size, slot: slot)
     unlink(slot, from: &list)
     remove(slot)
     return victim

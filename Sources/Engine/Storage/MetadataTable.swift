@@ -1,83 +1,114 @@
 import CacheCore
 
-/// Key → metadata storage for a tier: a compact hash arena (32-byte nodes: a lookup touches
-/// little memory) and the metadata in a parallel buffer indexed by the arena's slot, read
-/// and updated in place only for an object found. No allocation once both have grown to
-/// their peak; the buffer is owned here (the table cannot be copied), so an access costs
-/// no uniqueness check or reference counting.
+/// A tier's per-object metadata in a buffer indexed by slot, read and updated in place.
+///
+/// The slots are the policy's own when its slots are stable (``indexed`` false: the table
+/// keeps no index, so an operation costs the policy's one lookup), otherwise those of a
+/// compact hash index the table keeps (32-byte nodes: a lookup touches little memory). No
+/// allocation once the buffers have grown to their peak; they are owned here (the table
+/// cannot be copied), so an access costs no uniqueness check or reference counting.
 struct MetadataTable: ~Copyable {
+  /// Whether the table keeps its own key → slot index (else the caller supplies slots).
+  let indexed: Bool
   private var index: SlotArena<Void>
+  private var keys: UnsafeMutablePointer<UInt64>
   private var values: UnsafeMutablePointer<EntryMetadata>
-  /// Slots of `values` allocated; slots below the arena's slot limit are initialised.
+  /// Slots the buffers hold; those below `initialised` have been written.
   private var allocated: Int
   private var initialised = 0
 
-  init(initialCapacity: Int) {
-    index = SlotArena(initialCapacity: initialCapacity)
+  init(initialCapacity: Int, indexed: Bool = true) {
+    self.indexed = indexed
+    index = SlotArena(initialCapacity: indexed ? initialCapacity : 16)
     allocated = max(initialCapacity, 16)
+    keys = .allocate(capacity: allocated)
     values = .allocate(capacity: allocated)
   }
 
   deinit {
     values.deinitialize(count: initialised)
     values.deallocate()
+    keys.deallocate()
   }
 
-  /// Number of objects held.
+  /// Objects held (indexed tables only).
   var count: Int { index.count }
-  /// One past the highest slot ever used.
-  var slotLimit: Int32 { index.slotLimit }
+  /// One past the highest slot written.
+  var slotLimit: Int32 { Int32(initialised) }
 
-  /// The slot holding `key`, or -1.
+  /// The slot holding `key`, or -1 (indexed tables only).
   @inline(__always)
   func find(_ key: UInt64) -> Int32 { index.find(key) }
 
-  /// The metadata at a live `slot`.
+  /// The metadata at a held `slot`.
   @inline(__always)
   subscript(slot: Int32) -> EntryMetadata {
     get { values[Int(slot)] }
     nonmutating set { values[Int(slot)] = newValue }
   }
 
-  /// The metadata at a live `slot`, to update in place; valid until the next insertion.
+  /// The metadata at a held `slot`, to update in place; valid until the next insertion.
   @inline(__always)
   func pointer(to slot: Int32) -> UnsafeMutablePointer<EntryMetadata> { values + Int(slot) }
 
-  /// The key at a live `slot`.
+  /// The key last written at `slot` (below ``slotLimit``).
   @inline(__always)
-  func key(_ slot: Int32) -> UInt64 { index[slot].key }
+  func key(_ slot: Int32) -> UInt64 { keys[Int(slot)] }
 
-  /// Records the units a live `slot` takes.
-  mutating func setSize(_ slot: Int32, _ size: Int64) { index[slot].size = size }
-
-  /// Whether `slot` holds an object.
+  /// Whether `slot` holds an object (indexed tables only).
   func isLive(_ slot: Int32) -> Bool { index.isLive(slot) }
 
-  /// Adds `key` (absent) with its metadata; returns its slot.
+  /// Adds `key` (absent) with its metadata under a new slot of the index; returns the slot.
   @discardableResult
   mutating func insert(key: UInt64, size: Int64, metadata: EntryMetadata) -> Int32 {
     let slot = index.insert(key: key, size: size, extra: ())
-    let position = Int(slot)
-    if position < initialised {
-      values[position] = metadata
-      return slot
-    }
-    if position == allocated {
-      let grown = UnsafeMutablePointer<EntryMetadata>.allocate(capacity: allocated * 2)
-      grown.moveInitialize(from: values, count: initialised)
-      values.deallocate()
-      values = grown
-      allocated *= 2
-    }
-    (values + position).initialize(to: metadata)
-    initialised += 1
+    write(key, metadata, at: slot)
     return slot
   }
 
-  /// Frees a live `slot`.
-  mutating func remove(_ slot: Int32) { index.remove(slot) }
+  /// Writes `key` and its metadata at `slot` (the policy's slot of an unindexed table),
+  /// growing the buffers as needed.
+  @inline(__always)
+  mutating func write(_ key: UInt64, _ metadata: EntryMetadata, at slot: Int32) {
+    let position = Int(slot)
+    if position < initialised {
+      keys[position] = key
+      values[position] = metadata
+      return
+    }
+    if position >= allocated { grow(to: position + 1) }
+    // Slots between the last written one and this one (an unindexed table's policy may
+    // skip some) get a placeholder copy, so that every slot below `initialised` is valid.
+    while initialised < position {
+      (keys + initialised).initialize(to: 0)
+      (values + initialised).initialize(to: metadata)
+      initialised += 1
+    }
+    (keys + position).initialize(to: key)
+    (values + position).initialize(to: metadata)
+    initialised += 1
+  }
 
-  /// Calls `body` with every live slot in order.
+  private mutating func grow(to minimum: Int) {
+    var capacity = allocated * 2
+    while capacity < minimum { capacity *= 2 }
+    let grownKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    grownKeys.moveInitialize(from: keys, count: initialised)
+    keys.deallocate()
+    keys = grownKeys
+    let grownValues = UnsafeMutablePointer<EntryMetadata>.allocate(capacity: capacity)
+    grownValues.moveInitialize(from: values, count: initialised)
+    values.deallocate()
+    values = grownValues
+    allocated = capacity
+  }
+
+  /// Frees a held `slot` of the index (nothing to do without one: the policy freed it).
+  mutating func remove(_ slot: Int32) {
+    if indexed { index.remove(slot) }
+  }
+
+  /// Calls `body` with every live slot of the index in order.
   func forEachLiveSlot(_ body: (Int32) -> Void) { index.forEachLiveSlot(body) }
 
   /// Checks the hash index.

@@ -3,14 +3,19 @@ import Policies
 
 /// One tier of an engine: a registered eviction policy plus the metadata of every object it
 /// holds, kept in step (every insertion, eviction and removal updates both).
+///
+/// When the policy's slots are stable (``EvictionPolicy/slotsAreStable``) the metadata sits
+/// in a buffer indexed by the policy's own slots: a lookup is the policy's one hash lookup and
+/// an evicted object's metadata is found by the slot its victim carries. Otherwise the tier
+/// keeps a compact index of its own beside the policy.
 final class Tier {
   let configuration: TierConfiguration
-  /// The policy instance (replaced by ``reset()``).
   /// The policy instance: a constant, so calls on it cost no reference counting
   /// (``reset()`` replaces its state, not the instance).
   private let simulation: any CacheSimulation
   private let seed: UInt64
-  private var entries = MetadataTable(initialCapacity: 1024)
+  /// The tracked objects' metadata, by the policy's slot or by the table's own index.
+  private var entries: MetadataTable
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
   private var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
@@ -29,6 +34,7 @@ final class Tier {
     expiresNothing = configuration.expiry.rule is NoExpiry
     self.seed = seed
     simulation = try Self.makeSimulation(configuration, seed: seed)
+    entries = MetadataTable(initialCapacity: 1024, indexed: !simulation.slotsAreStable)
     scratch.reserveCapacity(64)
   }
 
@@ -57,8 +63,32 @@ final class Tier {
     if let fresh = try? Self.makeSimulation(configuration, seed: seed) {
       simulation.replaceState(with: fresh)
     }
-    entries = MetadataTable(initialCapacity: 1024)
+    entries = MetadataTable(initialCapacity: 1024, indexed: entries.indexed)
     untracked = MetadataTable(initialCapacity: 16)
+  }
+
+  /// The slot of tracked `key`, or -1: the policy's lookup when its slots are stable, else
+  /// the table's.
+  @inline(__always)
+  private func trackedSlot(_ key: UInt64) -> Int32 {
+    entries.indexed ? entries.find(key) : simulation.slot(of: key)
+  }
+
+  /// The slot of an object the policy just evicted (its metadata is still there), or -1.
+  @inline(__always)
+  private func slot(of victim: Victim) -> Int32 {
+    entries.indexed ? entries.find(victim.key) : victim.slot
+  }
+
+  /// Calls `body` with the slot of every tracked object, in slot order; `body` must not change
+  /// the tier. Without an index, a slot is held while the policy finds its key there.
+  private func forEachTrackedSlot<E: Error>(_ body: (Int32) throws(E) -> Void) throws(E) {
+    var slot: Int32 = 0
+    while slot < entries.slotLimit {
+      let held = entries.indexed ? entries.isLive(slot) : simulation.slot(of: entries.key(slot)) == slot
+      if held { try body(slot) }
+      slot += 1
+    }
   }
 
   /// What a lookup at `now` may do with `metadata` (the tier's expiry rule).
@@ -92,7 +122,7 @@ final class Tier {
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
   var occupied: Int64 { simulation.occupiedBytes }
   /// Objects held, untracked ones included.
-  var count: Int { entries.count + untracked.count }
+  var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
   func units(of metadata: EntryMetadata) -> Int64 {
@@ -115,7 +145,7 @@ final class Tier {
   /// Where `key`'s metadata is, or nil: one hash lookup for a tracked object.
   @inline(__always)
   func locate(_ key: UInt64) -> Location? {
-    let slot = entries.find(key)
+    let slot = trackedSlot(key)
     if slot >= 0 { return Location(slot: slot, tracked: true) }
     let loose = untracked.find(key)
     return loose >= 0 ? Location(slot: loose, tracked: false) : nil
@@ -190,18 +220,23 @@ final class Tier {
       if loose >= 0 { untracked.remove(loose) }
     }
     let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
-    if outcome == .rejected, entries.find(key) >= 0, simulation.contains(key) {
+    if outcome == .rejected, simulation.contains(key), !entries.indexed || entries.find(key) >= 0 {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
       return false
     }
+    // The metadata of the key's own copy if the policy reported it as a victim (read before
+    // the new copy is written, which may take the same slot).
     var keyEvicted = false
+    var evictedCopy: Int32 = -1
     for index in scratch.indices {
       let victim = scratch[index]
+      let slot = slot(of: victim)
       if victim.key == key {
         keyEvicted = true
+        evictedCopy = slot
         continue
       }
-      let slot = entries.find(victim.key)
+      assert(entries.indexed || slot >= 0, "a policy with stable slots reported a victim without its slot")
       guard slot >= 0 else { continue }
       evicted.record(victim.key, entries[slot])
       entries.remove(slot)
@@ -210,32 +245,35 @@ final class Tier {
     // (then only the policy knows whether the old or the new copy left).
     let held = outcome == .inserted && !keyEvicted ? true : simulation.contains(key)
     assert(held == simulation.contains(key), "store reported \(outcome) for an object the policy holds: \(!held)")
-    let slot = entries.find(key)
     if keyEvicted {
       // Either the old copy left before the new one was stored, or the new one itself left.
-      evicted.record(key, held && slot >= 0 ? entries[slot] : metadata)
+      evicted.record(key, held && evictedCopy >= 0 ? entries[evictedCopy] : metadata)
     }
-    if held, slot >= 0 {
-      entries[slot] = metadata
-      entries.setSize(slot, size)
+    if entries.indexed {
+      let slot = entries.find(key)
+      if held, slot >= 0 {
+        entries[slot] = metadata
+      } else if held {
+        entries.insert(key: key, size: size, metadata: metadata)
+      } else if slot >= 0 {
+        entries.remove(slot)
+      }
     } else if held {
-      _ = entries.insert(key: key, size: size, metadata: metadata)
-    } else if slot >= 0 {
-      entries.remove(slot)
+      entries.write(key, metadata, at: simulation.slot(of: key))
     }
     return held
   }
 
   /// Keeps `metadata` in memory outside the policy (untracked promotion).
   func insertUntracked(_ key: UInt64, _ metadata: EntryMetadata) {
-    guard entries.find(key) < 0, untracked.find(key) < 0 else { return }
-    _ = untracked.insert(key: key, size: metadata.size, metadata: metadata)
+    guard trackedSlot(key) < 0, untracked.find(key) < 0 else { return }
+    untracked.insert(key: key, size: metadata.size, metadata: metadata)
   }
 
   /// Removes `key`; returns its metadata if it was held.
   @discardableResult
   func remove(_ key: UInt64) -> EntryMetadata? {
-    let slot = entries.find(key)
+    let slot = trackedSlot(key)
     if slot >= 0 {
       let metadata = entries[slot]
       entries.remove(slot)
@@ -255,7 +293,8 @@ final class Tier {
     simulation.evict(victims: &scratch)
     for index in scratch.indices {
       let victim = scratch[index]
-      let slot = entries.find(victim.key)
+      let slot = slot(of: victim)
+      assert(entries.indexed || slot >= 0, "a policy with stable slots reported a victim without its slot")
       guard slot >= 0 else { continue }
       evicted.record(victim.key, entries[slot])
       entries.remove(slot)
@@ -271,11 +310,7 @@ final class Tier {
       if untracked.isLive(slot) { try body(untracked.key(slot), untracked[slot]) }
       slot += 1
     }
-    slot = 0
-    while slot < entries.slotLimit {
-      if entries.isLive(slot) { try body(entries.key(slot), entries[slot]) }
-      slot += 1
-    }
+    try forEachTrackedSlot { (slot) throws(FileError) in try body(entries.key(slot), entries[slot]) }
   }
 
   /// The keys of every held object (untracked first, then tracked), in slot order.
@@ -283,7 +318,7 @@ final class Tier {
     var result: [UInt64] = []
     result.reserveCapacity(count)
     untracked.forEachLiveSlot { slot in result.append(untracked.key(slot)) }
-    entries.forEachLiveSlot { slot in result.append(entries.key(slot)) }
+    forEachTrackedSlot { slot in result.append(entries.key(slot)) }
     return result
   }
 
@@ -292,20 +327,24 @@ final class Tier {
     var result: [(key: UInt64, metadata: EntryMetadata)] = []
     result.reserveCapacity(count)
     untracked.forEachLiveSlot { slot in result.append((untracked.key(slot), untracked[slot])) }
-    entries.forEachLiveSlot { slot in result.append((entries.key(slot), entries[slot])) }
+    forEachTrackedSlot { slot in result.append((entries.key(slot), entries[slot])) }
     return result
   }
 
   /// Checks the policy and that it holds exactly the objects with metadata.
   func checkInvariants() throws(InvariantViolation) {
     try simulation.checkInvariants()
-    try entries.checkIndex()
+    if entries.indexed { try entries.checkIndex() }
     try untracked.checkIndex()
-    guard simulation.objectCount == entries.count else {
-      throw InvariantViolation("policy holds \(simulation.objectCount) objects, metadata \(entries.count)")
-    }
+    var tracked = 0
     var missing = false
-    entries.forEachLiveSlot { slot in if !simulation.contains(entries.key(slot)) { missing = true } }
+    forEachTrackedSlot { slot in
+      tracked += 1
+      if !simulation.contains(entries.key(slot)) { missing = true }
+    }
+    guard simulation.objectCount == tracked else {
+      throw InvariantViolation("policy holds \(simulation.objectCount) objects, metadata \(tracked)")
+    }
     guard !missing else { throw InvariantViolation("an object with metadata is not in the policy") }
   }
 }
