@@ -125,7 +125,7 @@ final class Tier {
   var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
-  func units(of metadata: EntryMetadata) -> Int64 {
+  func units(of metadata: borrowing EntryMetadata) -> Int64 {
     switch configuration.unit {
     case .count: return 1
     case .cost: return metadata.cost
@@ -196,7 +196,8 @@ final class Tier {
   @inline(__always)
   func touch(_ location: Location) {
     guard location.tracked else { return }
-    simulation.hit(Request(key: entries.key(location.slot), size: units(of: entries[location.slot])))
+    simulation.hit(
+      Request(key: entries.key(location.slot), size: units(of: entries.pointer(to: location.slot).pointee)))
   }
 
   /// ``touch(_:)`` by key.
@@ -314,11 +315,18 @@ final class Tier {
   }
 
   /// The keys of every held object (untracked first, then tracked), in slot order.
-  func keys() -> [UInt64] {
+  func keys() -> [UInt64] { keys { _ in true } }
+
+  /// The keys of the held objects whose metadata (read in place, not copied) satisfies
+  /// `predicate`: untracked first, then tracked, in slot order.
+  func keys(where predicate: (borrowing EntryMetadata) -> Bool) -> [UInt64] {
     var result: [UInt64] = []
-    result.reserveCapacity(count)
-    untracked.forEachLiveSlot { slot in result.append(untracked.key(slot)) }
-    forEachTrackedSlot { slot in result.append(entries.key(slot)) }
+    untracked.forEachLiveSlot { slot in
+      if predicate(untracked.pointer(to: slot).pointee) { result.append(untracked.key(slot)) }
+    }
+    forEachTrackedSlot { slot in
+      if predicate(entries.pointer(to: slot).pointee) { result.append(entries.key(slot)) }
+    }
     return result
   }
 
