@@ -2,7 +2,8 @@ import CacheCore
 
 /// A policy that keeps every cached object in one arena on one list (LRU, FIFO, CLOCK,
 /// SIEVE): the bookkeeping they share. An object keeps its arena slot while cached, so the
-/// slots are stable (an engine tier keeps its metadata by them).
+/// slots are stable (an engine tier keeps its metadata by them). Each policy declares its own
+/// `slot(of:)` (`arena.find`): a shared generic copy measured 10 % slower on the engine path.
 public protocol SingleQueuePolicy: ArenaPolicy, ~Copyable {
   /// The order of the arena's objects (recency, insertion or the clock, as the policy defines it).
   var queue: SlotList { get set }
@@ -11,10 +12,8 @@ public protocol SingleQueuePolicy: ArenaPolicy, ~Copyable {
 extension SingleQueuePolicy where Self: ~Copyable {
   @inlinable public var occupiedBytes: Int64 { queue.bytes }
   @inlinable public var objectCount: Int { queue.count }
-  public var storageBytes: Int { arena.memoryFootprint }
+  @inlinable public var storageBytes: Int { arena.memoryFootprint }
 
   /// Every object keeps its arena slot while cached.
-  public static var slotsAreStable: Bool { true }
-
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+  @inlinable public static var slotsAreStable: Bool { true }
 }
