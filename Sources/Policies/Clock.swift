@@ -59,8 +59,6 @@ public struct Clock: SingleQueuePolicy, ~Copyable {
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
 
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     let maxCount = maxCount

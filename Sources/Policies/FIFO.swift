@@ -38,8 +38,6 @@ public struct FIFO: SingleQueuePolicy, ~Copyable {
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
 
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkSoleList(queue, named: "fifo queue")

@@ -42,8 +42,6 @@ public struct LRU: SingleQueuePolicy, ~Copyable {
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
 
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkSoleList(queue, named: "lru queue")

@@ -59,8 +59,6 @@ public struct Sieve: SingleQueuePolicy, ~Copyable {
     return arena.evict(slot, from: &queue)
   }
 
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try arena.checkSoleList(queue, named: "sieve queue")

@@ -9,7 +9,7 @@ public protocol ArenaPolicy: EvictionPolicy, ~Copyable {
 }
 
 extension ArenaPolicy where Self: ~Copyable {
-  @inlinable public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
 
   @inlinable
   public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
