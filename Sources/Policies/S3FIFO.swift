@@ -13,7 +13,7 @@ import CacheCore
 /// 2023; semantics as libCacheSim's S3-FIFO of 2023 (later `S3FIFOv0.c`).
 /// Memory: one 32-byte node (queue and counter in the node) + a 4-byte bucket per object,
 /// plus the same for each ghost entry.
-public struct S3FIFO: SmallFIFOPolicy, ~Copyable {
+public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo",
     aliases: ["s3-fifo"],
@@ -33,7 +33,7 @@ public struct S3FIFO: SmallFIFOPolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
   public var queues: GhostedQueues
-  public let smallCapacity: Int64
+  @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
   @usableFromInline let threshold: UInt8
   public let capacity: Int64
@@ -53,6 +53,23 @@ public struct S3FIFO: SmallFIFOPolicy, ~Copyable {
   }
 
   @inlinable
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    let found = queues.lookup(request.key)
+    if found == .cached { return .hit }
+    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
+    while occupiedBytes + request.size > capacity { evict(into: &victims) }
+    if found == .ghost {
+      queues.insert(request, into: QueueState.main)
+    } else {
+      if request.size >= smallCapacity { return .rejected }
+      insert(request)
+    }
+    return .inserted
+  }
+
+  @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     while true {
       if (queues.main.bytes > mainCapacity || queues.small.bytes == 0) && !queues.main.isEmpty {
@@ -62,10 +79,6 @@ public struct S3FIFO: SmallFIFOPolicy, ~Copyable {
       if evictSmall(into: &victims) { return }
     }
   }
-
-  /// One eviction step is a whole eviction: the paper's S3-FIFO evicts until an object left.
-  @inlinable
-  public mutating func evictStep<Sink: VictimSink>(into victims: inout Sink) { evict(into: &victims) }
 
   /// Moves small's oldest objects to main while they qualify; evicts the first that does
   /// not into the ghost queue. Returns whether an object left the cache.

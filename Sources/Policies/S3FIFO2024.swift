@@ -12,7 +12,7 @@ import CacheCore
 /// A ghost hit consumes the ghost entry. Origin: Yang et al., SOSP 2023; libCacheSim
 /// `S3FIFO.c` (2024).
 /// Memory: 36 B (32 B node + 4 B bucket) per object and per ghost entry.
-public struct S3FIFO2024: SmallFIFOPolicy, ~Copyable {
+public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo-2024",
     summary: "libCacheSim's current S3-FIFO: warm-up overflow into main, 2-bit CLOCK main, one object per step",
@@ -31,7 +31,7 @@ public struct S3FIFO2024: SmallFIFOPolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
   public var queues: GhostedQueues
-  public let smallCapacity: Int64
+  @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
   @usableFromInline let threshold: UInt8
   /// Whether anything has been evicted yet (the end of warm-up).
@@ -55,6 +55,23 @@ public struct S3FIFO2024: SmallFIFOPolicy, ~Copyable {
   }
 
   @inlinable
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    let found = queues.lookup(request.key)
+    if found == .cached { return .hit }
+    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
+    while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
+    if found == .ghost {
+      queues.insert(request, into: QueueState.main)
+    } else {
+      if request.size >= smallCapacity { return .rejected }
+      insert(request)
+    }
+    return .inserted
+  }
+
+  @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     let before = objectCount
     while objectCount == before { evictStep(into: &victims) }
@@ -63,7 +80,7 @@ public struct S3FIFO2024: SmallFIFOPolicy, ~Copyable {
   /// One eviction step (libCacheSim's `S3FIFO_evict`): main's CLOCK when main is over its
   /// share or small is empty, else small's pass, which may only promote.
   @inlinable
-  public mutating func evictStep<Sink: VictimSink>(into victims: inout Sink) {
+  mutating func evictStep<Sink: VictimSink>(into victims: inout Sink) {
     hasEvicted = true
     if queues.main.bytes > mainCapacity || queues.small.isEmpty {
       if !queues.main.isEmpty { queues.evictMain(into: &victims) { min($0, 3) - 1 } }

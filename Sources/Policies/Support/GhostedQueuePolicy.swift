@@ -29,33 +29,3 @@ extension GhostedQueuePolicy where Self: ~Copyable {
     try queues.check()
   }
 }
-
-/// A policy of the S3-FIFO family that admits objects as libCacheSim's S3-FIFO does: one
-/// larger than the small FIFO is refused; room is made one ``evictStep(into:)`` at a time;
-/// a ghost hit enters main, anything else the small FIFO (refused, after the evictions made
-/// for it, when at least as large as small).
-public protocol SmallFIFOPolicy: GhostedQueuePolicy, ~Copyable {
-  /// Capacity of the small FIFO.
-  var smallCapacity: Int64 { get }
-  /// One eviction step (a step may only move objects between queues).
-  mutating func evictStep<Sink: VictimSink>(into victims: inout Sink)
-}
-
-extension SmallFIFOPolicy where Self: ~Copyable {
-  @inlinable
-  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
-  ) -> Outcome {
-    let found = queues.lookup(request.key)
-    if found == .cached { return .hit }
-    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
-    while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
-    if found == .ghost {
-      queues.insert(request, into: QueueState.main)
-    } else {
-      if request.size >= smallCapacity { return .rejected }
-      insert(request)
-    }
-    return .inserted
-  }
-}
