@@ -11,7 +11,7 @@ import CacheCore
 /// T2's oldest into its ghost list by comparing T1 with p. Origin: Megiddo & Modha, "ARC: A
 /// Self-Tuning, Low Overhead Replacement Cache", FAST 2003; libCacheSim `ARC.c`.
 /// Memory: one 32-byte node + a 4-byte bucket per object and per ghost entry.
-public struct ARC: ArenaPolicy, ~Copyable {
+public struct ARC: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "arc",
     summary: "adaptive replacement cache: recency and frequency lists with ghost-driven balance",
@@ -24,7 +24,7 @@ public struct ARC: ArenaPolicy, ~Copyable {
   @usableFromInline static let b2: UInt8 = 3
 
   /// Per-object state: which of T1, T2, B1, B2 holds the entry.
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 4)
   /// Target size of T1 in bytes.
   @usableFromInline var target: Double = 0
@@ -142,6 +142,9 @@ public struct ARC: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot >= 0 && arena[slot].extra <= Self.t2
   }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -13,7 +13,7 @@ import CacheCore
 /// lists reach twice the capacity, then REPLACE. Origin: Megiddo & Modha, FAST 2003;
 /// libCacheSim `ARCv0.c` (`arc` is libCacheSim's `ARC.c`).
 /// Memory: 36 B (32 B node + 4 B bucket) per object and per ghost entry.
-public struct ARCv0: ArenaPolicy, ~Copyable {
+public struct ARCv0: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "arc-v0",
     aliases: ["arcv0"],
@@ -26,7 +26,7 @@ public struct ARCv0: ArenaPolicy, ~Copyable {
   @usableFromInline static let b1: UInt8 = 2
   @usableFromInline static let b2: UInt8 = 3
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   /// T1, T2, B1, B2; newest at each head.
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 4)
   @usableFromInline var target = 0.0
@@ -185,6 +185,9 @@ public struct ARCv0: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot >= 0 && arena[slot].extra <= Self.t2
   }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

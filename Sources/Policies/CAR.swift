@@ -14,7 +14,7 @@ import CacheCore
 /// object is inserted. Origin: Bansal & Modha, "CAR: Clock with Adaptive Replacement",
 /// FAST 2004; libCacheSim `CAR.c`.
 /// Memory: 36 B (32 B node + 4 B bucket) per object and per remembered key.
-public struct CAR: ArenaPolicy, ~Copyable {
+public struct CAR: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "car",
     summary: "clock with adaptive replacement: ARC's ghost-driven balance over two CLOCK lists",
@@ -42,7 +42,7 @@ public struct CAR: ArenaPolicy, ~Copyable {
     }
   }
 
-  public var arena: SlotArena<Entry>
+  @usableFromInline var arena: SlotArena<Entry>
   /// T1, T2, B1, B2; newest at each head.
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 4)
   @usableFromInline var target: Double
@@ -130,6 +130,9 @@ public struct CAR: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot >= 0 && arena[slot].extra.list <= Self.t2
   }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -21,7 +21,7 @@ import CacheCore
 /// Origin: Jiang, Chen & Zhang, "CLOCK-Pro: An Effective Improvement of the CLOCK
 /// Replacement", USENIX ATC 2005; Caffeine simulator `ClockProPolicy`.
 /// Memory: 36 B per resident page (32 B node + 4 B bucket); the same per remembered key.
-public struct ClockPro: ArenaPolicy, ~Copyable {
+public struct ClockPro: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "clockpro",
     aliases: ["clock-pro"],
@@ -65,7 +65,7 @@ public struct ClockPro: ArenaPolicy, ~Copyable {
     }
   }
 
-  public var arena: SlotArena<Page>
+  @usableFromInline var arena: SlotArena<Page>
   /// The clock: head newest, tail oldest; hands walk toward the head and wrap to the tail.
   @usableFromInline var clock = SlotList()
   @usableFromInline var handHot: Int32 = -1
@@ -409,6 +409,9 @@ public struct ClockPro: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot >= 0 && isResident(slot)
   }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -13,7 +13,7 @@ import CacheCore
 /// work; libCacheSim `FIFO_Merge.c`.
 /// Memory: 44 B per object (40 B node with hit count and last access + 4 B bucket), plus the
 /// scan window (12 B per examined object).
-public struct FIFOMerge: ArenaPolicy, ~Copyable {
+public struct FIFOMerge: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "fifo-merge",
     aliases: ["fifomerge", "fifo_merge"],
@@ -41,7 +41,7 @@ public struct FIFOMerge: ArenaPolicy, ~Copyable {
     }
   }
 
-  public var arena: SlotArena<Entry>
+  @usableFromInline var arena: SlotArena<Entry>
   @usableFromInline var queue = SlotList()
   @usableFromInline var random: Lehmer64
   @usableFromInline let examined: Int
@@ -156,6 +156,11 @@ public struct FIFOMerge: ArenaPolicy, ~Copyable {
     position = Int(Int32.max)
     return release(slot)
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -14,7 +14,7 @@ import CacheCore
 /// Eisenman et al., "Flashield", NSDI 2019 (its probabilistic baseline); libCacheSim
 /// `flashProb.c`.
 /// Memory: 36 B (32 B node + 4 B bucket) per object in either tier.
-public struct FlashProb: ArenaPolicy, ~Copyable {
+public struct FlashProb: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "flash-prob",
     aliases: ["flashprob"],
@@ -32,7 +32,7 @@ public struct FlashProb: ArenaPolicy, ~Copyable {
   @usableFromInline static let ram: UInt8 = 0
   @usableFromInline static let flash: UInt8 = 1
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   /// DRAM (most recently used at the head) and flash (newest at the head).
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 2)
   @usableFromInline let flashCapacity: Int64
@@ -104,6 +104,11 @@ public struct FlashProb: ArenaPolicy, ~Copyable {
     guard slot >= 0 else { return nil }
     return arena.evict(slot, from: &lists[Int(arena[slot].extra)])
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -9,7 +9,7 @@ import CacheCore
 /// forgotten on eviction. Origin: classic; semantics as libCacheSim's `LFU.c`.
 /// Memory: one 32-byte node (its frequency bucket in the node) + a 4-byte bucket per object,
 /// plus 48 bytes per distinct frequency in use.
-public struct LFU: ArenaPolicy, ~Copyable {
+public struct LFU: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lfu",
     summary: "least frequently used; ties broken by least recently reaching that frequency",
@@ -30,7 +30,7 @@ public struct LFU: ArenaPolicy, ~Copyable {
   }
 
   /// Per-object state: the index of the object's bucket.
-  public var arena: SlotArena<Int32>
+  @usableFromInline var arena: SlotArena<Int32>
   @usableFromInline var buckets: [Bucket] = []
   @usableFromInline var freeBuckets: [Int32] = []
   /// The bucket with the lowest frequency, or -1.
@@ -127,6 +127,11 @@ public struct LFU: ArenaPolicy, ~Copyable {
     dropIfEmpty(bucket)
     return victim
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

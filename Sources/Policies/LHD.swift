@@ -15,7 +15,7 @@ import CacheCore
 /// Beckmann, Chen & Cidon, "LHD: Improving Cache Hit Rate by Maximizing Hit Density", NSDI
 /// 2018; libCacheSim `LHD/`.
 /// Memory: 36 B per object (node + bucket) + a 48-byte tag, plus 3.8 MB of histograms.
-public struct LHD: ArenaPolicy, ~Copyable {
+public struct LHD: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lhd",
     summary: "least hit density: evicts the sampled object with the fewest expected hits per byte (randomised)",
@@ -55,7 +55,7 @@ public struct LHD: ArenaPolicy, ~Copyable {
   }
 
   /// Per-object state: the index of the object's tag.
-  public var arena: SlotArena<Int32>
+  @usableFromInline var arena: SlotArena<Int32>
   @usableFromInline var tags: [Tag] = []
   @usableFromInline var hits: [Float]
   @usableFromInline var evictions: [Float]
@@ -238,6 +238,11 @@ public struct LHD: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot < 0 ? nil : release(Int(arena[slot].extra), evicted: false)
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   // MARK: Reconfiguration
 

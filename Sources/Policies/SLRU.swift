@@ -9,7 +9,7 @@ import CacheCore
 /// can cause evictions through the demotion cascade. Origin: Karedla et al., IEEE Computer
 /// 1994; semantics as libCacheSim's `SLRU.c` (`n-seg`).
 /// Memory: one 32-byte arena node (segment number in the node) + a 4-byte bucket per object.
-public struct SLRU: ArenaPolicy, ~Copyable {
+public struct SLRU: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "slru",
     summary: "segmented LRU: hits promote one of n equal LRU segments up, overflow demotes down",
@@ -19,7 +19,7 @@ public struct SLRU: ArenaPolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node with segment number + 4 B bucket)")
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   @usableFromInline var segments: [SlotList]
   @usableFromInline let segmentCapacity: Int64
   public let capacity: Int64
@@ -109,6 +109,11 @@ public struct SLRU: ArenaPolicy, ~Copyable {
     guard slot >= 0 else { return nil }
     return arena.evict(slot, from: &segments[Int(arena[slot].extra)])
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -11,7 +11,7 @@ import CacheCore
 /// a segment is not admitted. Origin: Karedla, Love & Wherry, IEEE Computer 1994; libCacheSim
 /// `SLRUv0.c`.
 /// Memory: 36 B (32 B node with segment number + 4 B bucket) per object.
-public struct SLRUv0: ArenaPolicy, ~Copyable {
+public struct SLRUv0: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "slru-v0",
     aliases: ["slruv0"],
@@ -22,7 +22,7 @@ public struct SLRUv0: ArenaPolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node with segment number + 4 B bucket)")
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   @usableFromInline var segments: [SlotList]
   @usableFromInline let segmentCapacity: Int64
   public let capacity: Int64
@@ -130,6 +130,11 @@ public struct SLRUv0: ArenaPolicy, ~Copyable {
     guard slot >= 0 else { return nil }
     return arena.evict(slot, from: &segments[Int(arena[slot].extra)])
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -6,14 +6,14 @@ import CacheCore
 /// Origin: Williams et al., "Removal Policies in Network Caches for World-Wide Web
 /// Documents", SIGCOMM 1996; libCacheSim `Size.c`.
 /// Memory: 32-byte node + 4-byte bucket + 16 bytes of heap entry, position and priority.
-public struct SizeEviction: ArenaPolicy, ~Copyable {
+public struct SizeEviction: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "size",
     summary: "evicts the largest object (size of its last request; ties in libCacheSim's heap order)",
     origin: "Williams et al., SIGCOMM 1996; libCacheSim Size.c",
     memoryPerObject: "52 B (32 B node + 4 B bucket + 16 B heap entry)")
 
-  public var arena: SlotArena<Void>
+  @usableFromInline var arena: SlotArena<Void>
   @usableFromInline var heap = LibPQueue()
   @usableFromInline var bytes: Int64 = 0
   public let capacity: Int64
@@ -57,6 +57,11 @@ public struct SizeEviction: ArenaPolicy, ~Copyable {
     heap.remove(slot)
     return release(slot)
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -11,7 +11,7 @@ import CacheCore
 /// admitted. Origin: Johnson & Shasha, "2Q: A Low Overhead High Performance Buffer
 /// Management Replacement Algorithm", VLDB 1994; libCacheSim `TwoQ.c`.
 /// Memory: one 32-byte node + a 4-byte bucket per object and per ghost entry.
-public struct TwoQ: ArenaPolicy, ~Copyable {
+public struct TwoQ: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "2q",
     aliases: ["twoq"],
@@ -31,7 +31,7 @@ public struct TwoQ: ArenaPolicy, ~Copyable {
   @usableFromInline static let am: UInt8 = 1
   @usableFromInline static let aout: UInt8 = 2
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   @usableFromInline var ain = SlotList()
   @usableFromInline var am = SlotList()
   @usableFromInline var aout = SlotList()
@@ -133,6 +133,9 @@ public struct TwoQ: ArenaPolicy, ~Copyable {
     let slot = arena.find(key)
     return slot >= 0 && arena[slot].extra != Self.aout
   }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -27,7 +27,7 @@ import CacheCore
 /// `HillClimberWindowTinyLfuPolicy`.
 /// Memory: 36 B per object (node + bucket) plus the sketch (about 0.5 B per object-counter
 /// set: one 64-bit word per object of capacity, rounded to a power of two).
-public struct WTinyLFU: ArenaPolicy, ~Copyable {
+public struct WTinyLFU: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "wtinylfu",
     aliases: ["w-tinylfu", "window-tinylfu"],
@@ -68,7 +68,7 @@ public struct WTinyLFU: ArenaPolicy, ~Copyable {
   @usableFromInline static let probation: UInt8 = 1
   @usableFromInline static let protected: UInt8 = 2
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 3)
   @usableFromInline var sketch: FrequencySketch
   /// Window overflow moved to probation during the current eviction, not yet dueled.
@@ -269,6 +269,11 @@ public struct WTinyLFU: ArenaPolicy, ~Copyable {
     if occupiedBytes < capacity / 2 { hasFilled = false }
     return victim
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

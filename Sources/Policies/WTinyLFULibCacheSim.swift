@@ -23,7 +23,7 @@ import CacheCore
 /// Friedman & Manes, ACM TOS 2017; libCacheSim `WTinyLFU.c` with its default SLRU main.
 /// Memory: 36 B per object (32 B node + 4 B bucket) plus the filter: 4 B per counter up to
 /// 16 Mi counters, else a sparse table of the counters in use (16 B each).
-public struct WTinyLFULibCacheSim: ArenaPolicy, ~Copyable {
+public struct WTinyLFULibCacheSim: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "wtinylfu-lcs",
     aliases: ["wtinylfu-libcachesim"],
@@ -37,7 +37,7 @@ public struct WTinyLFULibCacheSim: ArenaPolicy, ~Copyable {
 
   @usableFromInline static let window: UInt8 = 0
 
-  public var arena: SlotArena<UInt8>
+  @usableFromInline var arena: SlotArena<UInt8>
   /// The window, then main's segments (probation, protected); newest at each head.
   @usableFromInline var lists = [SlotList](repeating: SlotList(), count: 3)
   @usableFromInline let windowCapacity: Int64
@@ -192,6 +192,11 @@ public struct WTinyLFULibCacheSim: ArenaPolicy, ~Copyable {
     guard slot >= 0 else { return nil }
     return arena.evict(slot, from: &lists[Int(arena[slot].extra)])
   }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
