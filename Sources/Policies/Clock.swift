@@ -7,7 +7,7 @@ import CacheCore
 /// a zero counter is evicted. New objects start at 0.
 /// Origin: Corbató 1968; semantics as libCacheSim's `Clock.c` (`n-bit-counter`).
 /// Memory: one 32-byte arena node (counter in the node) + a 4-byte bucket per object.
-public struct Clock: SingleQueuePolicy, ~Copyable {
+public struct Clock: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "clock",
     aliases: ["fifo-reinsertion", "second-chance"],
@@ -21,8 +21,8 @@ public struct Clock: SingleQueuePolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node with counter + 4 B bucket)")
 
-  public var arena: SlotArena<UInt8>
-  public var queue = SlotList()
+  @usableFromInline var arena: SlotArena<UInt8>
+  @usableFromInline var queue = SlotList()
   @usableFromInline let maxCount: UInt8
   public let capacity: Int64
 
@@ -31,6 +31,10 @@ public struct Clock: SingleQueuePolicy, ~Copyable {
     maxCount = UInt8((1 << parameters.integer("bits")) - 1)
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
@@ -58,6 +62,16 @@ public struct Clock: SingleQueuePolicy, ~Copyable {
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
+
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -5,21 +5,25 @@ import CacheCore
 /// Count-LRU when the capacity is an object count (object mode), byte-LRU otherwise.
 /// Origin: the classic policy; semantics as libCacheSim's `LRU.c`.
 /// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
-public struct LRU: SingleQueuePolicy, ~Copyable {
+public struct LRU: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lru",
     summary: "least recently used: evicts the object not requested for the longest time",
     origin: "classic; libCacheSim LRU.c",
     memoryPerObject: "36 B (32 B node + 4 B bucket)")
 
-  public var arena: SlotArena<Void>
-  public var queue = SlotList()
+  @usableFromInline var arena: SlotArena<Void>
+  @usableFromInline var queue = SlotList()
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
@@ -41,6 +45,16 @@ public struct LRU: SingleQueuePolicy, ~Copyable {
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
+
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

@@ -12,7 +12,7 @@ import CacheCore
 /// "FIFO can be Better than LRU: the Power of Lazy Promotion and Quick Demotion", HotOS 2023;
 /// semantics as libCacheSim's `QDLP.c` (QDLP-FIFO).
 /// Memory: one 32-byte node + a 4-byte bucket per object, plus the same per ghost entry.
-public struct QDLP: GhostedQueuePolicy, ~Copyable {
+public struct QDLP: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "qdlp",
     aliases: ["qd-lp", "qdlp-fifo"],
@@ -34,7 +34,7 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
-  public var queues: GhostedQueues
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
   @usableFromInline let threshold: UInt8
@@ -49,6 +49,15 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
     queues = GhostedQueues(
       capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")),
       mainMaximum: UInt8((1 << bits) - 1))
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    queues.lookup(request.key) == .cached
   }
 
   @inlinable
@@ -118,6 +127,13 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
     queues.evictMain(into: &victims) { $0 - 1 }
   }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

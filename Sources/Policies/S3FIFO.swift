@@ -13,7 +13,7 @@ import CacheCore
 /// 2023; semantics as libCacheSim's S3-FIFO of 2023 (later `S3FIFOv0.c`).
 /// Memory: one 32-byte node (queue and counter in the node) + a 4-byte bucket per object,
 /// plus the same for each ghost entry.
-public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
+public struct S3FIFO: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo",
     aliases: ["s3-fifo"],
@@ -32,7 +32,7 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
-  public var queues: GhostedQueues
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
   @usableFromInline let threshold: UInt8
@@ -45,6 +45,15 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
     threshold = UInt8(parameters.integer("threshold"))
     queues = GhostedQueues(
       capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    queues.lookup(request.key) == .cached
   }
 
   @inlinable
@@ -92,5 +101,17 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
     queues.evictMain(into: &victims) { min($0, 3) - 1 }
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try queues.check()
   }
 }

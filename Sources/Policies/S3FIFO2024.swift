@@ -12,7 +12,7 @@ import CacheCore
 /// A ghost hit consumes the ghost entry. Origin: Yang et al., SOSP 2023; libCacheSim
 /// `S3FIFO.c` (2024).
 /// Memory: 36 B (32 B node + 4 B bucket) per object and per ghost entry.
-public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
+public struct S3FIFO2024: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo-2024",
     summary: "libCacheSim's current S3-FIFO: warm-up overflow into main, 2-bit CLOCK main, one object per step",
@@ -30,7 +30,7 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
-  public var queues: GhostedQueues
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline let smallCapacity: Int64
   @usableFromInline let mainCapacity: Int64
   @usableFromInline let threshold: UInt8
@@ -45,6 +45,15 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
     threshold = UInt8(parameters.integer("threshold"))
     queues = GhostedQueues(
       capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
+  }
+
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
+  public var storageBytes: Int { queues.memoryFootprint }
+
+  @inlinable
+  public mutating func access(_ request: Request) -> Bool {
+    queues.lookup(request.key) == .cached
   }
 
   /// New objects enter small, or main while warming up with small full.
@@ -87,5 +96,17 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
       return
     }
     _ = queues.evictSmall(threshold: threshold, into: &victims)
+  }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
+
+  public func checkInvariants() throws(InvariantViolation) {
+    try checkOccupancy()
+    try queues.check()
   }
 }

@@ -16,7 +16,7 @@ import CacheCore
 /// of Lazy Promotion and Quick Demotion", HotOS 2023; libCacheSim `S3FIFOd.c` (main cache
 /// Clock2, its default).
 /// Memory: 36 B per object and per ghost key, plus 36 B per key in the two eviction trackers.
-public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
+public struct S3FIFOd: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifod",
     aliases: ["s3fifo-d"],
@@ -32,7 +32,7 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     ],
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost or tracked key")
 
-  public var queues: GhostedQueues
+  @usableFromInline var queues: GhostedQueues
   @usableFromInline var smallEvicted: KeyFIFO
   @usableFromInline var mainEvicted: KeyFIFO
   @usableFromInline var smallCapacity: Int64
@@ -54,6 +54,8 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     mainEvicted = KeyFIFO(capacity: capacity / 10, initialSlots: slots)
   }
 
+  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
+  @inlinable public var objectCount: Int { queues.objectCount }
   public var storageBytes: Int {
     queues.memoryFootprint + smallEvicted.memoryFootprint + mainEvicted.memoryFootprint
   }
@@ -176,6 +178,13 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     mainEvicted.remember(victim.key, size: victim.size)
     victims.record(victim)
   }
+
+  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
+
+  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

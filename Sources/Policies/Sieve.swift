@@ -8,15 +8,15 @@ import CacheCore
 /// Objects never move. Origin: Zhang et al., "SIEVE is Simpler than LRU", NSDI '24;
 /// semantics as libCacheSim's `Sieve.c`.
 /// Memory: one 32-byte arena node (bit in the node) + a 4-byte bucket per object.
-public struct Sieve: SingleQueuePolicy, ~Copyable {
+public struct Sieve: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "sieve",
     summary: "FIFO with a visited bit and a sweeping hand; hits never move objects",
     origin: "Zhang et al., SIEVE is Simpler than LRU, NSDI 2024; libCacheSim Sieve.c",
     memoryPerObject: "36 B (32 B node with visited bit + 4 B bucket)")
 
-  public var arena: SlotArena<Bool>
-  public var queue = SlotList()
+  @usableFromInline var arena: SlotArena<Bool>
+  @usableFromInline var queue = SlotList()
   /// Next candidate, or -1 to start from the tail.
   @usableFromInline var hand: Int32 = -1
   public let capacity: Int64
@@ -25,6 +25,10 @@ public struct Sieve: SingleQueuePolicy, ~Copyable {
     self.capacity = capacity
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
+
+  @inlinable public var occupiedBytes: Int64 { queue.bytes }
+  @inlinable public var objectCount: Int { queue.count }
+  public var storageBytes: Int { arena.memoryFootprint }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool {
@@ -58,6 +62,16 @@ public struct Sieve: SingleQueuePolicy, ~Copyable {
     if slot == hand { hand = arena[slot].prev }
     return arena.evict(slot, from: &queue)
   }
+
+  /// Every object keeps its arena slot while cached.
+  public static var slotsAreStable: Bool { true }
+
+  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
+
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
