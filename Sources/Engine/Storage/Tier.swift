@@ -12,12 +12,12 @@ final class Tier {
   let configuration: TierConfiguration
   /// The policy instance: a constant, so calls on it cost no reference counting
   /// (``reset()`` replaces its state, not the instance).
-  private let simulation: any CacheSimulation
+  let simulation: any CacheSimulation
   private let seed: UInt64
   /// The tracked objects' metadata, by the policy's slot or by the table's own index.
-  private var entries: MetadataTable
+  private(set) var entries: MetadataTable
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
-  private var untracked = MetadataTable(initialCapacity: 16)
+  private(set) var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
   /// What the last ``insert(_:_:)`` or ``evict()`` removed: always counted, kept (key and
   /// metadata) when the tier was built to collect them.
@@ -80,45 +80,6 @@ final class Tier {
     entries.indexed ? entries.find(victim.key) : victim.slot
   }
 
-  /// Calls `body` with the slot of every tracked object, in slot order; `body` must not change
-  /// the tier. Without an index, a slot is held while the policy finds its key there.
-  private func forEachTrackedSlot<E: Error>(_ body: (Int32) throws(E) -> Void) throws(E) {
-    var slot: Int32 = 0
-    while slot < entries.slotLimit {
-      let held = entries.indexed ? entries.isLive(slot) : simulation.slot(of: entries.key(slot)) == slot
-      if held { try body(slot) }
-      slot += 1
-    }
-  }
-
-  /// What a lookup at `now` may do with `metadata` (the tier's expiry rule).
-  @inline(__always)
-  func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness {
-    expiresNothing ? .fresh : configuration.expiry.freshness(of: metadata, now: now)
-  }
-
-  /// Whether the expiry rule lets the tier store a response with `attributes`.
-  @inline(__always)
-  func allowsStoring(_ attributes: RequestAttributes, now: Int64) -> Bool {
-    expiresNothing || configuration.expiry.allowsStoring(attributes, now: now)
-  }
-
-  /// Sets the expiry of an object being stored (never, without a rule).
-  @inline(__always)
-  func prepare(_ metadata: inout EntryMetadata, attributes: RequestAttributes, now: Int64) {
-    if expiresNothing {
-      metadata.expiresAt = .max
-    } else {
-      configuration.expiry.prepare(&metadata, attributes: attributes, now: now)
-    }
-  }
-
-  /// Restarts a sliding expiry on a hit.
-  @inline(__always)
-  func touchExpiry(_ metadata: inout EntryMetadata, now: Int64) {
-    if !expiresNothing { configuration.expiry.touch(&metadata, now: now) }
-  }
-
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
   var occupied: Int64 { simulation.occupiedBytes }
   /// Objects held, untracked ones included.
@@ -158,12 +119,6 @@ final class Tier {
     set {
       if location.tracked { entries[location.slot] = newValue } else { untracked[location.slot] = newValue }
     }
-  }
-
-  /// What a lookup at `now` may do with the object at `location`, read in place.
-  @inline(__always)
-  func freshness(at location: Location, now: Int64) -> Freshness {
-    expiresNothing ? .fresh : configuration.expiry.freshness(of: self[location], now: now)
   }
 
   /// Counts a hit on the object at `location` in place (access count; with `updatesDates`,
@@ -300,59 +255,5 @@ final class Tier {
       evicted.record(victim.key, entries[slot])
       entries.remove(slot)
     }
-  }
-
-  /// Calls `body` with every held object (untracked first, then tracked, in slot order)
-  /// without collecting them; `body` must not change the tier.
-  func forEachObject(_ body: (UInt64, EntryMetadata) throws(FileError) -> Void) throws(FileError) {
-    var slot: Int32 = 0
-    // Slot by slot rather than through a closure-taking arena method, so `body` may throw.
-    while slot < untracked.slotLimit {
-      if untracked.isLive(slot) { try body(untracked.key(slot), untracked[slot]) }
-      slot += 1
-    }
-    try forEachTrackedSlot { (slot) throws(FileError) in try body(entries.key(slot), entries[slot]) }
-  }
-
-  /// The keys of every held object (untracked first, then tracked), in slot order.
-  func keys() -> [UInt64] { keys { _ in true } }
-
-  /// The keys of the held objects whose metadata (read in place, not copied) satisfies
-  /// `predicate`: untracked first, then tracked, in slot order.
-  func keys(where predicate: (borrowing EntryMetadata) -> Bool) -> [UInt64] {
-    var result: [UInt64] = []
-    untracked.forEachLiveSlot { slot in
-      if predicate(untracked.pointer(to: slot).pointee) { result.append(untracked.key(slot)) }
-    }
-    forEachTrackedSlot { slot in
-      if predicate(entries.pointer(to: slot).pointee) { result.append(entries.key(slot)) }
-    }
-    return result
-  }
-
-  /// Every held object (untracked first, then tracked), in slot order.
-  func all() -> [(key: UInt64, metadata: EntryMetadata)] {
-    var result: [(key: UInt64, metadata: EntryMetadata)] = []
-    result.reserveCapacity(count)
-    untracked.forEachLiveSlot { slot in result.append((untracked.key(slot), untracked[slot])) }
-    forEachTrackedSlot { slot in result.append((entries.key(slot), entries[slot])) }
-    return result
-  }
-
-  /// Checks the policy and that it holds exactly the objects with metadata.
-  func checkInvariants() throws(InvariantViolation) {
-    try simulation.checkInvariants()
-    if entries.indexed { try entries.checkIndex() }
-    try untracked.checkIndex()
-    var tracked = 0
-    var missing = false
-    forEachTrackedSlot { slot in
-      tracked += 1
-      if !simulation.contains(entries.key(slot)) { missing = true }
-    }
-    guard simulation.objectCount == tracked else {
-      throw InvariantViolation("policy holds \(simulation.objectCount) objects, metadata \(tracked)")
-    }
-    guard !missing else { throw InvariantViolation("an object with metadata is not in the policy") }
   }
 }
