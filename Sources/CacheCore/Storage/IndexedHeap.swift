@@ -144,14 +144,8 @@ public struct IndexedHeap<Key: Comparable>: ~Copyable {
   @usableFromInline
   mutating func growHeap() {
     let size = heapCapacity * 2
-    let slots = UnsafeMutablePointer<Int32>.allocate(capacity: size)
-    slots.update(from: heapSlots, count: _count)
-    heapSlots.deallocate()
-    heapSlots = slots
-    let keys = UnsafeMutablePointer<Key>.allocate(capacity: size)
-    keys.moveInitialize(from: heapKeys, count: _count)
-    heapKeys.deallocate()
-    heapKeys = keys
+    heapSlots = .regrow(heapSlots, moving: _count, to: size)
+    heapKeys = .regrow(heapKeys, moving: _count, to: size)
     heapCapacity = size
   }
 
@@ -159,11 +153,8 @@ public struct IndexedHeap<Key: Comparable>: ~Copyable {
   mutating func growPositions(toInclude slot: Int) {
     var size = positionCapacity * 2
     while size <= slot { size *= 2 }
-    let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: size)
-    bigger.update(from: positions, count: positionCapacity)
-    (bigger + positionCapacity).initialize(repeating: -1, count: size - positionCapacity)
-    positions.deallocate()
-    positions = bigger
+    positions = .regrow(positions, moving: positionCapacity, to: size)
+    (positions + positionCapacity).initialize(repeating: -1, count: size - positionCapacity)
     positionCapacity = size
   }
 

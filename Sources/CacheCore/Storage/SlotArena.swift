@@ -171,10 +171,7 @@ public struct SlotArena<Extra>: ~Copyable {
   mutating func growNodes() {
     let newCapacity = Int(nodeCapacity) * 2
     precondition(newCapacity <= Int(Int32.max), "SlotArena: more than 2^31 entries")
-    let bigger = UnsafeMutablePointer<SlotNode<Extra>>.allocate(capacity: newCapacity)
-    bigger.moveInitialize(from: nodes, count: Int(highWater))
-    nodes.deallocate()
-    nodes = bigger
+    nodes = .regrow(nodes, moving: Int(highWater), to: newCapacity)
     nodeCapacity = Int32(newCapacity)
   }
 

@@ -92,14 +92,8 @@ struct MetadataTable: ~Copyable {
   private mutating func grow(to minimum: Int) {
     var capacity = allocated * 2
     while capacity < minimum { capacity *= 2 }
-    let grownKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    grownKeys.moveInitialize(from: keys, count: initialised)
-    keys.deallocate()
-    keys = grownKeys
-    let grownValues = UnsafeMutablePointer<EntryMetadata>.allocate(capacity: capacity)
-    grownValues.moveInitialize(from: values, count: initialised)
-    values.deallocate()
-    values = grownValues
+    keys = .regrow(keys, moving: initialised, to: capacity)
+    values = .regrow(values, moving: initialised, to: capacity)
     allocated = capacity
   }
 
