@@ -58,27 +58,25 @@ extension CacheEngine {
     defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
 
     if let location = memory.locate(request.key) {
-      let freshness = memory.freshness(at: location, now: now)
-      if freshness == .fresh {
+      // A fresh hit updates the metadata in place; the other cases revalidate from a copy.
+      switch memory.freshness(at: location, now: now) {
+      case .fresh:
         latency += configuration.latency.memoryHit
         try serveFromMemory(request, version: version, at: location, now: now)
         return
-      }
-      let stored = memory[location]
-      switch freshness {
-      case .fresh:
-        break
       case .serveThenRevalidate:
+        let stored = memory[location]
         latency += configuration.latency.memoryHit
         counters.servedWhileRevalidating += 1
-        try serve(request, stored, current, version: version, from: memory, at: location, now: now)
+        try serveFromMemory(request, version: version, at: location, now: now)
         try revalidate(
           request, stored, current, version: version, inDisk: false, now: now, background: true, latency: &latency)
         return
       case .mustRevalidate:
         counters.expired += 1
         try revalidate(
-          request, stored, current, version: version, inDisk: false, now: now, background: false, latency: &latency)
+          request, memory[location], current, version: version, inDisk: false, now: now, background: false,
+          latency: &latency)
         return
       case .expired:
         counters.expired += 1
