@@ -158,7 +158,7 @@ extension CacheEngine {
   func serveFromMemory(_ request: Request, version: Int64, at location: Tier.Location, now: Int64) throws(FileError) {
     counters.memoryHits += 1
     counters.hitBytes += request.size
-    let stored = memory.recordHit(at: location, now: now, updatesDates: true)
+    let stored = memory.recordHit(at: location, now: now)
     if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
     if stored.bodyLost { counters.lostBodyServed += 1 }
     try touchDiskCopy(request.key, now: now)

@@ -121,17 +121,15 @@ final class Tier {
     }
   }
 
-  /// Counts a hit on the object at `location` in place (access count; with `updatesDates`,
-  /// access date and sliding expiry) and tells the policy; returns the stored version and
-  /// whether the body was lost. No metadata is copied.
+  /// Counts a hit on the object at `location` in place (access count, access date, sliding
+  /// expiry) and tells the policy; returns the stored version and whether the body was lost.
+  /// No metadata is copied.
   @inline(__always)
-  func recordHit(at location: Location, now: Int64, updatesDates: Bool) -> (version: Int64, bodyLost: Bool) {
+  func recordHit(at location: Location, now: Int64) -> (version: Int64, bodyLost: Bool) {
     let metadata = location.tracked ? entries.pointer(to: location.slot) : untracked.pointer(to: location.slot)
     metadata.pointee.accessCount &+= 1
-    if updatesDates {
-      metadata.pointee.accessedAt = now
-      if !expiresNothing { configuration.expiry.touch(&metadata.pointee, now: now) }
-    }
+    metadata.pointee.accessedAt = now
+    touchExpiry(&metadata.pointee, now: now)
     let stored = (version: metadata.pointee.version, bodyLost: metadata.pointee.bodyLost)
     touch(location)
     return stored
@@ -180,28 +178,14 @@ final class Tier {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
       return false
     }
-    // The metadata of the key's own copy if the policy reported it as a victim (read before
-    // the new copy is written, which may take the same slot).
-    var keyEvicted = false
-    var evictedCopy: Int32 = -1
-    for index in scratch.indices {
-      let victim = scratch[index]
-      let slot = slot(of: victim)
-      if victim.key == key {
-        keyEvicted = true
-        evictedCopy = slot
-        continue
-      }
-      assert(entries.indexed || slot >= 0, "a policy with stable slots reported a victim without its slot")
-      guard slot >= 0 else { continue }
-      evicted.record(victim.key, entries[slot])
-      entries.remove(slot)
-    }
+    // The slot of the key's own copy if the policy reported it as a victim (read before the
+    // new copy is written, which may take the same slot).
+    let evictedCopy = releaseVictims(except: key)
     // `.inserted` means the policy kept the object, unless it reported it as a victim too
     // (then only the policy knows whether the old or the new copy left).
-    let held = outcome == .inserted && !keyEvicted ? true : simulation.contains(key)
+    let held = (outcome == .inserted && evictedCopy == nil) || simulation.contains(key)
     assert(held == simulation.contains(key), "store reported \(outcome) for an object the policy holds: \(!held)")
-    if keyEvicted {
+    if let evictedCopy {
       // Either the old copy left before the new one was stored, or the new one itself left.
       evicted.record(key, held && evictedCopy >= 0 ? entries[evictedCopy] : metadata)
     }
@@ -247,13 +231,26 @@ final class Tier {
   func evict() {
     evicted.reset()
     simulation.evict(victims: &scratch)
+    _ = releaseVictims(except: nil)
+  }
+
+  /// Records in ``evicted`` and forgets the metadata of every victim of the last policy call
+  /// (in `scratch`) except `key`'s own copy, whose slot it returns (nil: `key` was not a
+  /// victim; -1: its copy had no metadata).
+  private func releaseVictims(except key: UInt64?) -> Int32? {
+    var kept: Int32?
     for index in scratch.indices {
       let victim = scratch[index]
       let slot = slot(of: victim)
+      if victim.key == key {
+        kept = slot
+        continue
+      }
       assert(entries.indexed || slot >= 0, "a policy with stable slots reported a victim without its slot")
       guard slot >= 0 else { continue }
       evicted.record(victim.key, entries[slot])
       entries.remove(slot)
     }
+    return kept
   }
 }
