@@ -37,7 +37,7 @@ extension CacheEngine {
     counters.requestBytes += request.size
     counters.bypassed += 1
     var latency: Int64 = 0
-    defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
+    defer { latencies.record(latency) }
     try fetch(request, current, version: version, now: request.time, latency: &latency, storing: false)
   }
 
@@ -55,7 +55,7 @@ extension CacheEngine {
     counters.requests += 1
     counters.requestBytes += request.size
     var latency: Int64 = 0
-    defer { _ = counters.latency.record(UInt64(max(latency, 0))) }
+    defer { latencies.record(latency) }
 
     if let location = memory.locate(request.key) {
       // A fresh hit updates the metadata in place; the other cases revalidate from a copy.
@@ -84,7 +84,7 @@ extension CacheEngine {
       }
     }
 
-    if let location = disk.locate(request.key) {
+    if hasDisk, let location = disk.locate(request.key) {
       let stored = disk[location]
       let freshness = disk.freshness(of: stored, now: now)
       if freshness == .fresh || freshness == .serveThenRevalidate {
@@ -144,6 +144,7 @@ extension CacheEngine {
     if let location {
       tier[location] = updated
       tier.touch(location)
+      if fromDisk { try settleDiskEvictions() } else { try settleMemoryEvictions() }
     }
     if fromDisk {
       if updated != stored { try backend?.updateDates(request.key, updated) }
@@ -159,6 +160,7 @@ extension CacheEngine {
     counters.memoryHits += 1
     counters.hitBytes += request.size
     let stored = memory.recordHit(at: location, now: now)
+    if memory.evicted.count > 0 { try settleMemoryEvictions() }
     if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
     if stored.bodyLost { counters.lostBodyServed += 1 }
     try touchDiskCopy(request.key, now: now)
@@ -170,6 +172,7 @@ extension CacheEngine {
     copy.accessedAt = now
     disk.update(key, copy)
     disk.touch(key)
+    try settleDiskEvictions()
     try backend?.updateDates(key, copy)
   }
 

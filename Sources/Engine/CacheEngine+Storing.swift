@@ -36,22 +36,32 @@ extension CacheEngine {
   func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard hasMemory else { return }
     _ = memory.insert(key, metadata)
+    try settleMemoryEvictions()
+  }
+
+  /// Counts what the memory tier's last operation evicted and spills it to disk where the
+  /// write policy does.
+  func settleMemoryEvictions() throws(FileError) {
     counters.memoryEvictions += Int64(memory.evicted.count)
     guard memory.evicted.collects, !memory.evicted.items.isEmpty else { return }
     let spilled = memory.evicted.items
     for (victim, victimMetadata) in spilled { try putOnDisk(victim, victimMetadata) }
   }
 
+  /// Counts what the disk tier's last operation evicted, forgets it and deletes its files.
+  func settleDiskEvictions() throws(FileError) {
+    counters.diskEvictions += Int64(disk.evicted.count)
+    for (victim, victimMetadata) in disk.evicted.items {
+      forgetOnDisk(victim)
+      try backend?.delete(victim, victimMetadata)
+    }
+  }
+
   func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard hasDisk else { return }
     let previous = disk.metadata(key)
     let admitted = disk.insert(key, metadata)
-    let dropped = disk.evicted.items
-    counters.diskEvictions += Int64(disk.evicted.count)
-    for (victim, victimMetadata) in dropped {
-      forgetOnDisk(victim)
-      try backend?.delete(victim, victimMetadata)
-    }
+    try settleDiskEvictions()
     if admitted {
       _ = try backend?.write(key, metadata)
       rememberInDiskMemory(key, metadata)

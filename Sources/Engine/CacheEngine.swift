@@ -21,7 +21,9 @@ public final class CacheEngine {
   let hasDiskMemory: Bool
   let backend: (any DiskBackend)?
   var origin = OriginModel()
+  /// Every counter but the latencies, which ``latencies`` keeps.
   var counters = EngineStats()
+  var latencies: LatencyRecorder
   var diskBaseline = DiskCounters()
   var timerDeadlines: [Int64]
   var lastCleanup: Int64 = .min
@@ -42,6 +44,7 @@ public final class CacheEngine {
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
+    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
     do throws(ConfigurationError) {
       // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
       // files are deleted); the disk library's memory cache evicts silently.
@@ -85,6 +88,7 @@ public final class CacheEngine {
   /// Counters since creation or the last ``resetStats()``.
   public var stats: EngineStats {
     var result = counters
+    result.latency = latencies.recorded
     if let backend {
       let now = backend.counters
       result.disk = DiskCounters()
@@ -103,6 +107,7 @@ public final class CacheEngine {
   /// Zeroes the counters (end of warm-up); cache contents stay.
   public func resetStats() {
     counters = EngineStats()
+    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
     diskBaseline = backend?.counters ?? DiskCounters()
   }
 

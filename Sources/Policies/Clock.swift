@@ -40,14 +40,23 @@ public struct Clock: EvictionPolicy, ~Copyable {
   public mutating func access(_ request: Request) -> Bool {
     let slot = arena.find(request.key)
     guard slot >= 0 else { return false }
-    if arena[slot].extra < maxCount { arena[slot].extra += 1 }
+    hit(request, at: slot)
     return true
   }
 
   @inlinable
-  public mutating func insert(_ request: Request) {
+  public mutating func hit(_ request: Request, at slot: Int32) {
+    if arena[slot].extra < maxCount { arena[slot].extra += 1 }
+  }
+
+  @inlinable
+  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
+
+  @inlinable
+  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
     let slot = arena.insert(key: request.key, size: request.size, extra: 0)
     arena.pushFront(slot, to: &queue)
+    return slot
   }
 
   @inlinable

@@ -29,10 +29,18 @@ public struct FIFO: EvictionPolicy, ~Copyable {
     arena.find(request.key) >= 0
   }
 
+  /// A hit changes nothing.
   @inlinable
-  public mutating func insert(_ request: Request) {
+  public mutating func hit(_ request: Request, at slot: Int32) {}
+
+  @inlinable
+  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
+
+  @inlinable
+  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
     let slot = arena.insert(key: request.key, size: request.size, extra: ())
     arena.pushFront(slot, to: &queue)
+    return slot
   }
 
   @inlinable

@@ -29,14 +29,21 @@ public struct LRU: EvictionPolicy, ~Copyable {
   public mutating func access(_ request: Request) -> Bool {
     let slot = arena.find(request.key)
     guard slot >= 0 else { return false }
-    arena.moveToFront(slot, in: &queue)
+    hit(request, at: slot)
     return true
   }
 
   @inlinable
-  public mutating func insert(_ request: Request) {
+  public mutating func hit(_ request: Request, at slot: Int32) { arena.moveToFront(slot, in: &queue) }
+
+  @inlinable
+  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
+
+  @inlinable
+  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
     let slot = arena.insert(key: request.key, size: request.size, extra: ())
     arena.pushFront(slot, to: &queue)
+    return slot
   }
 
   @inlinable

@@ -25,6 +25,8 @@ public struct MRU: EvictionPolicy, ~Copyable {
 
   @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
   @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
+  @inlinable public mutating func hit(_ request: Request, at slot: Int32) { lru.hit(request, at: slot) }
+  @inlinable public mutating func insertReturningSlot(_ request: Request) -> Int32 { lru.insertReturningSlot(request) }
 
   /// Evicts the head of the recency list: the most recently used object.
   @inlinable

@@ -34,14 +34,21 @@ public struct Sieve: EvictionPolicy, ~Copyable {
   public mutating func access(_ request: Request) -> Bool {
     let slot = arena.find(request.key)
     guard slot >= 0 else { return false }
-    arena[slot].extra = true
+    hit(request, at: slot)
     return true
   }
 
   @inlinable
-  public mutating func insert(_ request: Request) {
+  public mutating func hit(_ request: Request, at slot: Int32) { arena[slot].extra = true }
+
+  @inlinable
+  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
+
+  @inlinable
+  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
     let slot = arena.insert(key: request.key, size: request.size, extra: false)
     arena.pushFront(slot, to: &queue)
+    return slot
   }
 
   @inlinable

@@ -62,6 +62,13 @@ public protocol CacheSimulation: AnyObject, Sendable {
   var slotsAreStable: Bool { get }
   /// The policy's slot of cached `key`, or -1 (``EvictionPolicy/slot(of:)``).
   func slot(of key: UInt64) -> Int32
+  /// ``hit(_:)`` on the object at its policy `slot`, found without a lookup
+  /// (``EvictionPolicy/hit(_:at:)``; stable slots only).
+  func hit(_ request: Request, at slot: Int32)
+  /// Serves a miss on a key known not to be cached (``EvictionPolicy/insertMissing(_:collecting:admission:)``):
+  /// the outcome and the new object's slot (-1 when not inserted or without stable slots);
+  /// `victims` is replaced by the objects evicted.
+  func insertMissing(_ request: Request, victims: inout [Victim]) -> (outcome: Outcome, slot: Int32)
 }
 
 /// A ``VictimSink`` that appends to an array (for callers that need each victim).
@@ -82,7 +89,7 @@ public struct ArrayVictimSink: VictimSink {
   /// into the sink and back, so nothing is allocated once it has grown.
   @inlinable
   public static func filling<R>(_ victims: inout [Victim], _ body: (inout ArrayVictimSink) -> R) -> R {
-    victims.removeAll(keepingCapacity: true)
+    if !victims.isEmpty { victims.removeAll(keepingCapacity: true) }
     var sink = ArrayVictimSink([])
     swap(&sink.victims, &victims)
     defer { swap(&sink.victims, &victims) }
@@ -139,6 +146,16 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
     admission?.observe(request)
     return policy.store(request, collecting: &victims, admission: admission)
+  }
+
+  public func hit(_ request: Request, at slot: Int32) {
+    admission?.observe(request)
+    policy.hit(request, at: slot)
+  }
+
+  public func insertMissing(_ request: Request, victims: inout [Victim]) -> (outcome: Outcome, slot: Int32) {
+    admission?.observe(request)
+    return policy.insertMissing(request, collecting: &victims, admission: admission)
   }
 
   public func remove(_ key: UInt64) -> Victim? { policy.remove(key) }

@@ -99,6 +99,21 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
   static var slotsAreStable: Bool { get }
   /// The slot of cached `key`, or -1 (always -1 without ``slotsAreStable``). One lookup.
   func slot(of key: UInt64) -> Int32
+  /// ``hit(_:)`` for the cached object at `slot` (its ``slot(of:)``) without looking it up
+  /// again: the engine's hit once it has found the slot. Only called with stable slots; the
+  /// default is ``hit(_:)``.
+  mutating func hit(_ request: Request, at slot: Int32)
+  /// Caches the absent object of `request`, which fits, as ``insert(_:)`` does, and returns
+  /// its slot (-1 without stable slots). The default inserts, then looks the slot up.
+  mutating func insertReturningSlot(_ request: Request) -> Int32
+  /// Serves a miss on a key known not to be cached, as ``serve(_:collecting:admission:)``
+  /// would, and returns the outcome with the new object's slot (-1 when not inserted or
+  /// without stable slots). With stable slots the default skips the lookup ``access(_:)``
+  /// would make (such a policy's `access` of an absent key changes nothing), so a tier's
+  /// miss costs no lookup beyond its own.
+  mutating func insertMissing(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> (outcome: Outcome, slot: Int32)
 
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
   /// requests later) the entry the bucket points to. Optional; the default does nothing.
@@ -156,6 +171,30 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public func slot(of key: UInt64) -> Int32 { -1 }
+
+  @inlinable
+  public mutating func hit(_ request: Request, at slot: Int32) { hit(request) }
+
+  @inlinable
+  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
+    insert(request)
+    return Self.slotsAreStable ? slot(of: request.key) : -1
+  }
+
+  @inlinable
+  public mutating func insertMissing(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> (outcome: Outcome, slot: Int32) {
+    guard Self.slotsAreStable else { return (serve(request, collecting: &victims, admission: admission), -1) }
+    if !victims.isEmpty { victims.removeAll(keepingCapacity: true) }
+    if let admission, !admission.admits(request) { return (.rejected, -1) }
+    if request.size > capacity { return (.rejected, -1) }
+    var sink = ArrayVictimSink([])
+    swap(&sink.victims, &victims)
+    while occupiedBytes + request.size > capacity { evict(into: &sink) }
+    swap(&sink.victims, &victims)
+    return (.inserted, insertReturningSlot(request))
+  }
 
   @inlinable
   public mutating func serve(

@@ -19,6 +19,9 @@ final class Tier {
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
   private(set) var untracked = MetadataTable(initialCapacity: 16)
   private var scratch: [Victim] = []
+  /// The key the last ``locate(_:)`` found absent, while it has not been stored since (only
+  /// storing that key can make it present): ``insert(_:_:)`` of it skips its lookups.
+  private var knownAbsent: UInt64?
   /// What the last ``insert(_:_:)`` or ``evict()`` removed: always counted, kept (key and
   /// metadata) when the tier was built to collect them.
   private(set) var evicted: EvictedObjects
@@ -65,6 +68,7 @@ final class Tier {
     }
     entries = MetadataTable(initialCapacity: 1024, indexed: entries.indexed)
     untracked = MetadataTable(initialCapacity: 16)
+    knownAbsent = nil
   }
 
   /// The slot of tracked `key`, or -1: the policy's lookup when its slots are stable, else
@@ -103,13 +107,16 @@ final class Tier {
     let tracked: Bool
   }
 
-  /// Where `key`'s metadata is, or nil: one hash lookup for a tracked object.
+  /// Where `key`'s metadata is, or nil: one hash lookup for a tracked object. A key found
+  /// absent is remembered, so that storing it next costs no further lookup.
   @inline(__always)
   func locate(_ key: UInt64) -> Location? {
     let slot = trackedSlot(key)
     if slot >= 0 { return Location(slot: slot, tracked: true) }
     let loose = untracked.find(key)
-    return loose >= 0 ? Location(slot: loose, tracked: false) : nil
+    if loose >= 0 { return Location(slot: loose, tracked: false) }
+    knownAbsent = key
+    return nil
   }
 
   /// The metadata at `location`.
@@ -145,17 +152,30 @@ final class Tier {
     if let location = locate(key) { self[location] = metadata }
   }
 
-  /// Records a hit with the policy (untracked objects have none): one policy lookup.
+  /// Records a hit with the policy (untracked objects have none): at the policy's slot when
+  /// it is stable (no lookup; such a hit evicts nothing), else served as a request, one policy
+  /// lookup. ``evicted`` tells what the hit evicted (SLRU's promotion may evict).
   @inline(__always)
   func touch(_ location: Location) {
+    evicted.reset()
     guard location.tracked else { return }
-    simulation.hit(
-      Request(key: entries.key(location.slot), size: units(of: entries.pointer(to: location.slot).pointee)))
+    let request = Request(
+      key: entries.key(location.slot), size: units(of: entries.pointer(to: location.slot).pointee))
+    if entries.indexed {
+      _ = simulation.serve(request, victims: &scratch)
+      _ = releaseVictims(except: nil)
+    } else {
+      simulation.hit(request, at: location.slot)
+    }
   }
 
   /// ``touch(_:)`` by key.
   func touch(_ key: UInt64) {
-    if let location = locate(key) { touch(location) }
+    guard let location = locate(key) else {
+      evicted.reset()
+      return
+    }
+    touch(location)
   }
 
   /// Stores `metadata` under `key`, replacing a held copy as the policy's
@@ -164,15 +184,19 @@ final class Tier {
   /// object evicted, possibly the new one itself.
   func insert(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
     evicted.reset()
+    let absent = knownAbsent == key
+    knownAbsent = nil
     let size = units(of: metadata)
     if let limit = configuration.admissionLimit, Double(size) >= limit * Double(configuration.capacity) {
       remove(key)
       return false
     }
+    if absent { return insertMissing(key, metadata, size: size) }
     if untracked.count > 0 {
       let loose = untracked.find(key)
       if loose >= 0 { untracked.remove(loose) }
     }
+    if trackedSlot(key) < 0 { return insertMissing(key, metadata, size: size) }
     let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
     if outcome == .rejected, simulation.contains(key), !entries.indexed || entries.find(key) >= 0 {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
@@ -204,8 +228,25 @@ final class Tier {
     return held
   }
 
+  /// ``insert(_:_:)`` of a key the policy does not hold: a miss for the policy, which reports
+  /// the new object's slot (no lookup beyond the caller's).
+  private func insertMissing(_ key: UInt64, _ metadata: EntryMetadata, size: Int64) -> Bool {
+    let (outcome, slot) = simulation.insertMissing(Request(key: key, size: size), victims: &scratch)
+    // The new object itself may be a victim (a policy that inserts, then evicts).
+    let evictedItself = releaseVictims(except: key) != nil
+    if evictedItself { evicted.record(key, metadata) }
+    guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return false }
+    if entries.indexed {
+      entries.insert(key: key, size: size, metadata: metadata)
+    } else {
+      entries.write(key, metadata, at: slot >= 0 && !evictedItself ? slot : simulation.slot(of: key))
+    }
+    return true
+  }
+
   /// Keeps `metadata` in memory outside the policy (untracked promotion).
   func insertUntracked(_ key: UInt64, _ metadata: EntryMetadata) {
+    if knownAbsent == key { knownAbsent = nil }
     guard trackedSlot(key) < 0, untracked.find(key) < 0 else { return }
     untracked.insert(key: key, size: metadata.size, metadata: metadata)
   }
