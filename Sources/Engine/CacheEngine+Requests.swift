@@ -195,6 +195,7 @@ extension CacheEngine {
   }
 
   /// A full request to the origin; stores the response if it succeeded.
+  @inline(__always)
   func fetch(
     _ request: Request, _ current: RequestAttributes, version: Int64, now: Int64, latency: inout Int64,
     storing: Bool = true

@@ -4,6 +4,7 @@ import Policies
 /// Write rules: storing in memory and on disk (write-through or on eviction), removal.
 extension CacheEngine {
   /// Stores a response (the origin's `version` of the object) in the tiers the write rules choose.
+  @inline(__always)
   func store(
     _ request: Request, _ attributes: RequestAttributes, version: Int64, now: Int64, roundTrip: Int64,
     bodyLost: Bool = false
