@@ -7,7 +7,7 @@ import CacheCore
 /// a zero counter is evicted. New objects start at 0.
 /// Origin: Corbató 1968; semantics as libCacheSim's `Clock.c` (`n-bit-counter`).
 /// Memory: one 32-byte arena node (counter in the node) + a 4-byte bucket per object.
-public struct Clock: EvictionPolicy, ~Copyable {
+public struct Clock: SingleQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "clock",
     aliases: ["fifo-reinsertion", "second-chance"],
@@ -32,31 +32,17 @@ public struct Clock: EvictionPolicy, ~Copyable {
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { queue.bytes }
-  @inlinable public var objectCount: Int { queue.count }
-  public var storageBytes: Int { arena.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
-    guard slot >= 0 else { return false }
-    hit(request, at: slot)
-    return true
+  @inlinable public static var initialExtra: UInt8 { 0 }
+  @inlinable @inline(__always) public func withQueue<R, E>(_ body: QueueReading<UInt8, R, E>) throws(E) -> R {
+    try body(arena, queue)
+  }
+  @inlinable @inline(__always) public mutating func updateQueue<R>(_ body: QueueUpdating<UInt8, R>) -> R {
+    body(&arena, &queue)
   }
 
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) {
     if arena[slot].extra < maxCount { arena[slot].extra += 1 }
-  }
-
-  @inlinable
-  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
-
-  @inlinable
-  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
-    let slot = arena.insert(key: request.key, size: request.size, extra: 0)
-    arena.pushFront(slot, to: &queue)
-    return slot
   }
 
   @inlinable
@@ -69,18 +55,6 @@ public struct Clock: EvictionPolicy, ~Copyable {
     }
     victims.record(arena.evict(slot, from: &queue))
   }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
-
-  /// Every object keeps its arena slot while cached.
-  public static var slotsAreStable: Bool { true }
-
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()

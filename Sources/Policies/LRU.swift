@@ -5,7 +5,7 @@ import CacheCore
 /// Count-LRU when the capacity is an object count (object mode), byte-LRU otherwise.
 /// Origin: the classic policy; semantics as libCacheSim's `LRU.c`.
 /// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
-public struct LRU: EvictionPolicy, ~Copyable {
+public struct LRU: SingleQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lru",
     summary: "least recently used: evicts the object not requested for the longest time",
@@ -21,50 +21,13 @@ public struct LRU: EvictionPolicy, ~Copyable {
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { queue.bytes }
-  @inlinable public var objectCount: Int { queue.count }
-  public var storageBytes: Int { arena.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
-    guard slot >= 0 else { return false }
-    hit(request, at: slot)
-    return true
+  @inlinable @inline(__always) public func withQueue<R, E>(_ body: QueueReading<Void, R, E>) throws(E) -> R {
+    try body(arena, queue)
+  }
+  @inlinable @inline(__always) public mutating func updateQueue<R>(_ body: QueueUpdating<Void, R>) -> R {
+    body(&arena, &queue)
   }
 
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { arena.moveToFront(slot, in: &queue) }
-
-  @inlinable
-  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
-
-  @inlinable
-  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
-    let slot = arena.insert(key: request.key, size: request.size, extra: ())
-    arena.pushFront(slot, to: &queue)
-    return slot
-  }
-
-  @inlinable
-  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    victims.record(arena.evict(queue.tail, from: &queue))
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { arena.evict(key: key, from: &queue) }
-
-  /// Every object keeps its arena slot while cached.
-  public static var slotsAreStable: Bool { true }
-
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try arena.checkSoleList(queue, named: "lru queue")
-  }
 }

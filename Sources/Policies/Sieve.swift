@@ -8,7 +8,7 @@ import CacheCore
 /// Objects never move. Origin: Zhang et al., "SIEVE is Simpler than LRU", NSDI '24;
 /// semantics as libCacheSim's `Sieve.c`.
 /// Memory: one 32-byte arena node (bit in the node) + a 4-byte bucket per object.
-public struct Sieve: EvictionPolicy, ~Copyable {
+public struct Sieve: SingleQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "sieve",
     summary: "FIFO with a visited bit and a sweeping hand; hits never move objects",
@@ -26,30 +26,16 @@ public struct Sieve: EvictionPolicy, ~Copyable {
     arena = SlotArena(initialCapacity: initialSlotCapacity(for: capacity))
   }
 
-  @inlinable public var occupiedBytes: Int64 { queue.bytes }
-  @inlinable public var objectCount: Int { queue.count }
-  public var storageBytes: Int { arena.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    let slot = arena.find(request.key)
-    guard slot >= 0 else { return false }
-    hit(request, at: slot)
-    return true
+  @inlinable public static var initialExtra: Bool { false }
+  @inlinable @inline(__always) public func withQueue<R, E>(_ body: QueueReading<Bool, R, E>) throws(E) -> R {
+    try body(arena, queue)
+  }
+  @inlinable @inline(__always) public mutating func updateQueue<R>(_ body: QueueUpdating<Bool, R>) -> R {
+    body(&arena, &queue)
   }
 
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { arena[slot].extra = true }
-
-  @inlinable
-  public mutating func insert(_ request: Request) { _ = insertReturningSlot(request) }
-
-  @inlinable
-  public mutating func insertReturningSlot(_ request: Request) -> Int32 {
-    let slot = arena.insert(key: request.key, size: request.size, extra: false)
-    arena.pushFront(slot, to: &queue)
-    return slot
-  }
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
@@ -70,19 +56,8 @@ public struct Sieve: EvictionPolicy, ~Copyable {
     return arena.evict(slot, from: &queue)
   }
 
-  /// Every object keeps its arena slot while cached.
-  public static var slotsAreStable: Bool { true }
-
-  public func slot(of key: UInt64) -> Int32 { arena.find(key) }
-
-  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
-
   public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try arena.checkSoleList(queue, named: "sieve queue")
+    try checkQueue()
     guard hand < 0 || arena.isLive(hand) else {
       throw InvariantViolation("hand \(hand) points at a free slot")
     }
