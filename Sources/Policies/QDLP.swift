@@ -12,7 +12,7 @@ import CacheCore
 /// "FIFO can be Better than LRU: the Power of Lazy Promotion and Quick Demotion", HotOS 2023;
 /// semantics as libCacheSim's `QDLP.c` (QDLP-FIFO).
 /// Memory: one 32-byte node + a 4-byte bucket per object, plus the same per ghost entry.
-public struct QDLP: EvictionPolicy, ~Copyable {
+public struct QDLP: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "qdlp",
     aliases: ["qd-lp", "qdlp-fifo"],
@@ -51,19 +51,10 @@ public struct QDLP: EvictionPolicy, ~Copyable {
       mainMaximum: UInt8((1 << bits) - 1))
   }
 
-  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
-  @inlinable public var objectCount: Int { queues.objectCount }
-  public var storageBytes: Int { queues.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    queues.lookup(request.key) == .cached
-  }
-
-  @inlinable
-  public mutating func insert(_ request: Request) {
-    queues.insert(request, into: QueueState.small)
-  }
+  @inlinable @inline(__always)
+  public func withQueues<R, E>(_ body: (borrowing GhostedQueues) throws(E) -> R) throws(E) -> R { try body(queues) }
+  @inlinable @inline(__always)
+  public mutating func updateQueues<R>(_ body: (inout GhostedQueues) -> R) -> R { body(&queues) }
 
   @inlinable
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
@@ -128,16 +119,8 @@ public struct QDLP: EvictionPolicy, ~Copyable {
     queues.evictMain(into: &victims) { $0 - 1 }
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
-
   public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try queues.check()
+    try checkQueues()
     guard queues.main.bytes <= mainCapacity else {
       throw InvariantViolation("main holds \(queues.main.bytes) > \(mainCapacity)")
     }

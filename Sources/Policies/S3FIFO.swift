@@ -13,7 +13,7 @@ import CacheCore
 /// 2023; semantics as libCacheSim's S3-FIFO of 2023 (later `S3FIFOv0.c`).
 /// Memory: one 32-byte node (queue and counter in the node) + a 4-byte bucket per object,
 /// plus the same for each ghost entry.
-public struct S3FIFO: EvictionPolicy, ~Copyable {
+public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo",
     aliases: ["s3-fifo"],
@@ -47,35 +47,18 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
       capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
   }
 
-  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
-  @inlinable public var objectCount: Int { queues.objectCount }
-  public var storageBytes: Int { queues.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    queues.lookup(request.key) == .cached
-  }
-
-  @inlinable
-  public mutating func insert(_ request: Request) {
-    queues.insert(request, into: QueueState.small)
-  }
+  @inlinable @inline(__always)
+  public func withQueues<R, E>(_ body: (borrowing GhostedQueues) throws(E) -> R) throws(E) -> R { try body(queues) }
+  @inlinable @inline(__always)
+  public mutating func updateQueues<R>(_ body: (inout GhostedQueues) -> R) -> R { body(&queues) }
 
   @inlinable
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
-    let found = queues.lookup(request.key)
-    if found == .cached { return .hit }
-    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
-    while occupiedBytes + request.size > capacity { evict(into: &victims) }
-    if found == .ghost {
-      queues.insert(request, into: QueueState.main)
-    } else {
-      if request.size >= smallCapacity { return .rejected }
-      insert(request)
+    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: smallCapacity) {
+      $0.evict(into: &$1)
     }
-    return .inserted
   }
 
   @inlinable
@@ -101,17 +84,5 @@ public struct S3FIFO: EvictionPolicy, ~Copyable {
   @inlinable
   mutating func evictMain<Sink: VictimSink>(into victims: inout Sink) {
     queues.evictMain(into: &victims) { min($0, 3) - 1 }
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try queues.check()
   }
 }

@@ -12,7 +12,7 @@ import CacheCore
 /// A ghost hit consumes the ghost entry. Origin: Yang et al., SOSP 2023; libCacheSim
 /// `S3FIFO.c` (2024).
 /// Memory: 36 B (32 B node + 4 B bucket) per object and per ghost entry.
-public struct S3FIFO2024: EvictionPolicy, ~Copyable {
+public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifo-2024",
     summary: "libCacheSim's current S3-FIFO: warm-up overflow into main, 2-bit CLOCK main, one object per step",
@@ -47,14 +47,10 @@ public struct S3FIFO2024: EvictionPolicy, ~Copyable {
       capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
   }
 
-  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
-  @inlinable public var objectCount: Int { queues.objectCount }
-  public var storageBytes: Int { queues.memoryFootprint }
-
-  @inlinable
-  public mutating func access(_ request: Request) -> Bool {
-    queues.lookup(request.key) == .cached
-  }
+  @inlinable @inline(__always)
+  public func withQueues<R, E>(_ body: (borrowing GhostedQueues) throws(E) -> R) throws(E) -> R { try body(queues) }
+  @inlinable @inline(__always)
+  public mutating func updateQueues<R>(_ body: (inout GhostedQueues) -> R) -> R { body(&queues) }
 
   /// New objects enter small, or main while warming up with small full.
   @inlinable
@@ -67,23 +63,14 @@ public struct S3FIFO2024: EvictionPolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
-    let found = queues.lookup(request.key)
-    if found == .cached { return .hit }
-    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
-    while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
-    if found == .ghost {
-      queues.insert(request, into: QueueState.main)
-    } else {
-      if request.size >= smallCapacity { return .rejected }
-      insert(request)
+    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: smallCapacity) {
+      $0.evictStep(into: &$1)
     }
-    return .inserted
   }
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    let before = objectCount
-    while objectCount == before { evictStep(into: &victims) }
+    evictByStepping(into: &victims) { $0.evictStep(into: &$1) }
   }
 
   /// One eviction step (libCacheSim's `S3FIFO_evict`): main's CLOCK when main is over its
@@ -96,17 +83,5 @@ public struct S3FIFO2024: EvictionPolicy, ~Copyable {
       return
     }
     _ = queues.evictSmall(threshold: threshold, into: &victims)
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try queues.check()
   }
 }

@@ -16,7 +16,7 @@ import CacheCore
 /// of Lazy Promotion and Quick Demotion", HotOS 2023; libCacheSim `S3FIFOd.c` (main cache
 /// Clock2, its default).
 /// Memory: 36 B per object and per ghost key, plus 36 B per key in the two eviction trackers.
-public struct S3FIFOd: EvictionPolicy, ~Copyable {
+public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "s3fifod",
     aliases: ["s3fifo-d"],
@@ -54,8 +54,11 @@ public struct S3FIFOd: EvictionPolicy, ~Copyable {
     mainEvicted = KeyFIFO(capacity: capacity / 10, initialSlots: slots)
   }
 
-  @inlinable public var occupiedBytes: Int64 { queues.occupiedBytes }
-  @inlinable public var objectCount: Int { queues.objectCount }
+  @inlinable @inline(__always)
+  public func withQueues<R, E>(_ body: (borrowing GhostedQueues) throws(E) -> R) throws(E) -> R { try body(queues) }
+  @inlinable @inline(__always)
+  public mutating func updateQueues<R>(_ body: (inout GhostedQueues) -> R) -> R { body(&queues) }
+
   public var storageBytes: Int {
     queues.memoryFootprint + smallEvicted.memoryFootprint + mainEvicted.memoryFootprint
   }
@@ -88,11 +91,6 @@ public struct S3FIFOd: EvictionPolicy, ~Copyable {
     if smallEvicted.take(key) { smallEvictedHits += 1 }
     if mainEvicted.take(key) { mainEvictedHits += 1 }
     return found
-  }
-
-  @inlinable
-  public mutating func insert(_ request: Request) {
-    queues.insert(request, into: QueueState.small)
   }
 
   @inlinable
@@ -145,8 +143,7 @@ public struct S3FIFOd: EvictionPolicy, ~Copyable {
 
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
-    let before = objectCount
-    while objectCount == before { evictStep(into: &victims) }
+    evictByStepping(into: &victims) { $0.evictStep(into: &$1) }
   }
 
   /// One eviction step: main's CLOCK when small is empty, else small's oldest moves to main
@@ -179,16 +176,8 @@ public struct S3FIFOd: EvictionPolicy, ~Copyable {
     victims.record(victim)
   }
 
-  public mutating func remove(_ key: UInt64) -> Victim? { queues.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { queues.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { queues.arena.prefetch(key, stage: stage) }
-
   public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try queues.check()
+    try checkQueues()
     try smallEvicted.check(named: "small-evicted tracker")
     try mainEvicted.check(named: "main-evicted tracker")
     guard smallCapacity + mainCapacity == capacity, smallCapacity >= 0, mainCapacity >= 0 else {
