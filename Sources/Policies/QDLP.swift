@@ -35,19 +35,15 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
   @usableFromInline var queues: GhostedQueues
-  @usableFromInline let smallCapacity: Int64
-  @usableFromInline let mainCapacity: Int64
-  @usableFromInline let threshold: UInt8
+  @usableFromInline let split: SmallMainSplit
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
-    mainCapacity = capacity - smallCapacity
-    threshold = UInt8(parameters.integer("threshold"))
+    split = SmallMainSplit(capacity: capacity, parameters: parameters)
     let bits = Int(parameters.string("main").dropFirst("clock".count)) ?? 2
     queues = GhostedQueues(
-      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")),
+      capacity: capacity, ghostShare: parameters.real("ghost"),
       mainMaximum: UInt8((1 << bits) - 1))
   }
 
@@ -62,13 +58,13 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
   ) -> Outcome {
     let found = queues.lookup(request.key)
     if found == .cached { return .hit }
-    if request.size > smallCapacity || !admission.admits(request) { return .rejected }
+    if request.size > split.small || !admission.admits(request) { return .rejected }
     while occupiedBytes + request.size > capacity { step(into: &victims) }
     if found == .ghost {
       let slot = queues.arena.insert(key: request.key, size: request.size, extra: QueueState(queue: QueueState.main))
       return promote(slot, victims: &victims) ? .inserted : .rejected
     }
-    if request.size >= smallCapacity { return .rejected }
+    if request.size >= split.small { return .rejected }
     insert(request)
     return .inserted
   }
@@ -89,7 +85,7 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
       return
     }
     let slot = queues.arena.popBack(from: &queues.small)
-    if queues.arena[slot].extra.frequency >= threshold {
+    if queues.arena[slot].extra.frequency >= split.threshold {
       _ = promote(slot, victims: &victims)
     } else {
       victims.record(queues.victim(slot))
@@ -102,12 +98,12 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
   @inlinable
   mutating func promote<Sink: VictimSink>(_ slot: Int32, victims: inout Sink) -> Bool {
     let size = queues.arena[slot].size
-    guard size <= mainCapacity else {
+    guard size <= split.main else {
       victims.record(queues.victim(slot))
       queues.arena.remove(slot)
       return false
     }
-    while queues.main.bytes + size > mainCapacity { evictMain(into: &victims) }
+    while queues.main.bytes + size > split.main { evictMain(into: &victims) }
     queues.pushMain(slot)
     return true
   }
@@ -121,8 +117,8 @@ public struct QDLP: GhostedQueuePolicy, ~Copyable {
 
   public func checkInvariants() throws(InvariantViolation) {
     try checkQueues()
-    guard queues.main.bytes <= mainCapacity else {
-      throw InvariantViolation("main holds \(queues.main.bytes) > \(mainCapacity)")
+    guard queues.main.bytes <= split.main else {
+      throw InvariantViolation("main holds \(queues.main.bytes) > \(split.main)")
     }
   }
 }

@@ -33,18 +33,14 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
   @usableFromInline var queues: GhostedQueues
-  @usableFromInline let smallCapacity: Int64
-  @usableFromInline let mainCapacity: Int64
-  @usableFromInline let threshold: UInt8
+  @usableFromInline let split: SmallMainSplit
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
-    mainCapacity = capacity - smallCapacity
-    threshold = UInt8(parameters.integer("threshold"))
+    split = SmallMainSplit(capacity: capacity, parameters: parameters)
     queues = GhostedQueues(
-      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
+      capacity: capacity, ghostShare: parameters.real("ghost"), mainMaximum: .max)
   }
 
   @inlinable @inline(__always)
@@ -56,7 +52,7 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
-    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: smallCapacity) {
+    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: split.small) {
       $0.evict(into: &$1)
     }
   }
@@ -64,7 +60,7 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   @inlinable
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     while true {
-      if (queues.main.bytes > mainCapacity || queues.small.bytes == 0) && !queues.main.isEmpty {
+      if (queues.main.bytes > split.main || queues.small.bytes == 0) && !queues.main.isEmpty {
         evictMain(into: &victims)
         return
       }
@@ -76,7 +72,7 @@ public struct S3FIFO: GhostedQueuePolicy, ~Copyable {
   /// not into the ghost queue. Returns whether an object left the cache.
   @inlinable
   mutating func evictSmall<Sink: VictimSink>(into victims: inout Sink) -> Bool {
-    queues.evictSmall(threshold: threshold, into: &victims)
+    queues.evictSmall(threshold: split.threshold, into: &victims)
   }
 
   /// Main's CLOCK with libCacheSim's S3-FIFO rule: a reinserted object's counter becomes

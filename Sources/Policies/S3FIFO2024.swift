@@ -31,20 +31,16 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket), plus 36 B per ghost entry")
 
   @usableFromInline var queues: GhostedQueues
-  @usableFromInline let smallCapacity: Int64
-  @usableFromInline let mainCapacity: Int64
-  @usableFromInline let threshold: UInt8
+  @usableFromInline let split: SmallMainSplit
   /// Whether anything has been evicted yet (the end of warm-up).
   @usableFromInline var hasEvicted = false
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
-    mainCapacity = capacity - smallCapacity
-    threshold = UInt8(parameters.integer("threshold"))
+    split = SmallMainSplit(capacity: capacity, parameters: parameters)
     queues = GhostedQueues(
-      capacity: capacity, ghostCapacity: Int64(Double(capacity) * parameters.real("ghost")), mainMaximum: .max)
+      capacity: capacity, ghostShare: parameters.real("ghost"), mainMaximum: .max)
   }
 
   @inlinable @inline(__always)
@@ -55,7 +51,7 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
   /// New objects enter small, or main while warming up with small full.
   @inlinable
   public mutating func insert(_ request: Request) {
-    let warmingUp = !hasEvicted && queues.small.bytes >= smallCapacity
+    let warmingUp = !hasEvicted && queues.small.bytes >= split.small
     queues.insert(request, into: warmingUp ? QueueState.main : QueueState.small)
   }
 
@@ -63,7 +59,7 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
-    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: smallCapacity) {
+    handleSmallFirst(request, victims: &victims, admission: admission, smallCapacity: split.small) {
       $0.evictStep(into: &$1)
     }
   }
@@ -78,10 +74,10 @@ public struct S3FIFO2024: GhostedQueuePolicy, ~Copyable {
   @inlinable
   mutating func evictStep<Sink: VictimSink>(into victims: inout Sink) {
     hasEvicted = true
-    if queues.main.bytes > mainCapacity || queues.small.isEmpty {
+    if queues.main.bytes > split.main || queues.small.isEmpty {
       if !queues.main.isEmpty { queues.evictMain(into: &victims) { min($0, 3) - 1 } }
       return
     }
-    _ = queues.evictSmall(threshold: threshold, into: &victims)
+    _ = queues.evictSmall(threshold: split.threshold, into: &victims)
   }
 }

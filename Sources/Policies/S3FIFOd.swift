@@ -35,20 +35,16 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
   @usableFromInline var queues: GhostedQueues
   @usableFromInline var smallEvicted: KeyFIFO
   @usableFromInline var mainEvicted: KeyFIFO
-  @usableFromInline var smallCapacity: Int64
-  @usableFromInline var mainCapacity: Int64
+  @usableFromInline var split: SmallMainSplit
   /// Requests for keys recently evicted from small and from main (decayed).
   @usableFromInline var smallEvictedHits = 0
   @usableFromInline var mainEvictedHits = 0
-  @usableFromInline let threshold: UInt8
   public let capacity: Int64
 
   public init(capacity: Int64, parameters: Parameters, context: PolicyContext) {
     self.capacity = capacity
-    smallCapacity = Int64(Double(capacity) * parameters.real("small"))
-    mainCapacity = capacity - smallCapacity
-    threshold = UInt8(parameters.integer("threshold"))
-    queues = GhostedQueues(capacity: capacity, ghostCapacity: mainCapacity, mainMaximum: 3)
+    split = SmallMainSplit(capacity: capacity, parameters: parameters)
+    queues = GhostedQueues(capacity: capacity, ghostCapacity: split.main, mainMaximum: 3)
     let slots = initialSlotCapacity(for: capacity / 10)
     smallEvicted = KeyFIFO(capacity: capacity / 10, initialSlots: slots)
     mainEvicted = KeyFIFO(capacity: capacity / 10, initialSlots: slots)
@@ -100,15 +96,15 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     adaptSizes()
     let found = lookup(request.key)
     if found == .cached { return .hit }
-    if request.size > smallCapacity || !admission.admits(request) || request.size > capacity { return .rejected }
+    if request.size > split.small || !admission.admits(request) || request.size > capacity { return .rejected }
     while occupiedBytes + request.size > capacity { evictStep(into: &victims) }
     guard found == .ghost else {
       insert(request)
       return .inserted
     }
     // Main's own CLOCK makes room within main's share; these evictions are not tracked.
-    guard request.size <= mainCapacity else { return .rejected }
-    while queues.main.bytes + request.size > mainCapacity { queues.evictMain(into: &victims) { $0 - 1 } }
+    guard request.size <= split.main else { return .rejected }
+    while queues.main.bytes + request.size > split.main { queues.evictMain(into: &victims) { $0 - 1 } }
     queues.insert(request, into: QueueState.main)
     return .inserted
   }
@@ -116,7 +112,7 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
   /// Shifts capacity between small (with the ghost) and main by the tracked hits.
   @inlinable
   mutating func adaptSizes() {
-    let step = max(1, min(smallCapacity, mainCapacity) / 1000)
+    let step = max(1, min(split.small, split.main) / 1000)
     let enough = smallEvictedHits + mainEvictedHits > 100
     guard mainEvicted.bytes > 0 else {
       smallEvictedHits = 0
@@ -125,9 +121,9 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     }
     guard enough else { return }
     if smallEvictedHits > mainEvictedHits * 2 {
-      if mainCapacity > capacity / 100 { shift(step) }
+      if split.main > capacity / 100 { shift(step) }
     } else if mainEvictedHits > smallEvictedHits * 2 {
-      if smallCapacity > capacity / 100 { shift(-step) }
+      if split.small > capacity / 100 { shift(-step) }
     }
     smallEvictedHits = Int(Double(smallEvictedHits) * 0.8)
     mainEvictedHits = Int(Double(mainEvictedHits) * 0.8)
@@ -136,9 +132,9 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
   /// Grows small and the ghost by `amount` and shrinks main by it (negative: the reverse).
   @inlinable
   mutating func shift(_ amount: Int64) {
-    smallCapacity += amount
+    split.small += amount
     queues.ghostCapacity += amount
-    mainCapacity -= amount
+    split.main -= amount
   }
 
   @inlinable
@@ -155,9 +151,9 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
       return
     }
     let slot = queues.arena.popBack(from: &queues.small)
-    if queues.arena[slot].extra.frequency >= threshold {
+    if queues.arena[slot].extra.frequency >= split.threshold {
       queues.pushMain(slot)
-      while queues.main.bytes > mainCapacity { evictMainTracked(into: &victims) }
+      while queues.main.bytes > split.main { evictMainTracked(into: &victims) }
       return
     }
     let victim = queues.victim(slot)
@@ -180,8 +176,8 @@ public struct S3FIFOd: GhostedQueuePolicy, ~Copyable {
     try checkQueues()
     try smallEvicted.check(named: "small-evicted tracker")
     try mainEvicted.check(named: "main-evicted tracker")
-    guard smallCapacity + mainCapacity == capacity, smallCapacity >= 0, mainCapacity >= 0 else {
-      throw InvariantViolation("small \(smallCapacity) + main \(mainCapacity) != \(capacity)")
+    guard split.small + split.main == capacity, split.small >= 0, split.main >= 0 else {
+      throw InvariantViolation("small \(split.small) + main \(split.main) != \(capacity)")
     }
   }
 }

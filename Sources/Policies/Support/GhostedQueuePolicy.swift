@@ -77,3 +77,20 @@ extension GhostedQueuePolicy where Self: ~Copyable {
     while objectCount == before { step(&self, &victims) }
   }
 }
+
+/// How an S3-FIFO-family policy splits its capacity between small and main, and how many
+/// accesses in small promote an object: from its `small` and `threshold` parameters.
+@frozen
+public struct SmallMainSplit: Sendable {
+  /// Bytes (or objects) of small, and of main: the rest of the capacity.
+  public var small: Int64
+  public var main: Int64
+  /// Accesses in small that move an object to main.
+  public let threshold: UInt8
+
+  public init(capacity: Int64, parameters: Parameters) {
+    small = Int64(Double(capacity) * parameters.real("small"))
+    main = capacity - small
+    threshold = UInt8(parameters.integer("threshold"))
+  }
+}

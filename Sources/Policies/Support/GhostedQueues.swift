@@ -48,6 +48,11 @@ public struct GhostedQueues: ~Copyable {
     self.mainMaximum = mainMaximum
   }
 
+  /// Queues whose ghost queue holds `ghostShare` × `capacity` bytes.
+  init(capacity: Int64, ghostShare: Double, mainMaximum: UInt8) {
+    self.init(capacity: capacity, ghostCapacity: Int64(Double(capacity) * ghostShare), mainMaximum: mainMaximum)
+  }
+
   @inlinable var occupiedBytes: Int64 { small.bytes + main.bytes }
   @inlinable var objectCount: Int { small.count + main.count }
 
