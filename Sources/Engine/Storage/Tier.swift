@@ -90,13 +90,17 @@ final class Tier {
   var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
-  func units(of metadata: borrowing EntryMetadata) -> Int64 {
+  func units(of metadata: borrowing EntryMetadata) -> Int64 { units(size: metadata.size, cost: metadata.cost) }
+
+  /// How much of the tier's capacity an object of `size` bytes and `cost` takes.
+  @inline(__always)
+  func units(size: Int64, cost: Int64) -> Int64 {
     switch configuration.unit {
     case .count: return 1
-    case .cost: return metadata.cost
+    case .cost: return cost
     case .bytes:
       let block = configuration.blockSize
-      return block > 0 ? (metadata.size + block - 1) / block * block : metadata.size
+      return block > 0 ? (size + block - 1) / block * block : size
     }
   }
 
@@ -128,12 +132,19 @@ final class Tier {
     }
   }
 
+  /// The metadata at `location`, to read or update in place (reading `self[location]` copies
+  /// it); valid until the tier next inserts, removes or evicts.
+  @inline(__always)
+  func pointer(to location: Location) -> UnsafeMutablePointer<EntryMetadata> {
+    location.tracked ? entries.pointer(to: location.slot) : untracked.pointer(to: location.slot)
+  }
+
   /// Counts a hit on the object at `location` in place (access count, access date, sliding
   /// expiry) and tells the policy; returns the stored version and whether the body was lost.
   /// No metadata is copied.
   @inline(__always)
   func recordHit(at location: Location, now: Int64) -> (version: Int64, bodyLost: Bool) {
-    let metadata = location.tracked ? entries.pointer(to: location.slot) : untracked.pointer(to: location.slot)
+    let metadata = pointer(to: location)
     metadata.pointee.accessCount &+= 1
     metadata.pointee.accessedAt = now
     touchExpiry(&metadata.pointee, now: now)
@@ -159,8 +170,10 @@ final class Tier {
   func touch(_ location: Location) {
     evicted.reset()
     guard location.tracked else { return }
+    // Two fields read in place: reading `pointee` whole would copy the metadata.
+    let metadata = entries.pointer(to: location.slot)
     let request = Request(
-      key: entries.key(location.slot), size: units(of: entries.pointer(to: location.slot).pointee))
+      key: entries.key(location.slot), size: units(size: metadata.pointee.size, cost: metadata.pointee.cost))
     if entries.indexed {
       _ = simulation.serve(request, victims: &scratch)
       _ = releaseVictims(except: nil)
