@@ -65,7 +65,7 @@ extension CacheEngine {
       counters.purged += Int64(all.count)
     case .removeExpiredMemory:
       guard hasMemory else { return }
-      for key in memory.keys(where: { memory.freshness(of: $0, now: now) == .expired }) {
+      for key in memory.keys(where: { memory.freshness(at: $0, now: now) == .expired }) {
         memory.remove(key)
         counters.purged += 1
       }

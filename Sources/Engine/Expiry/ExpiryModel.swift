@@ -57,6 +57,10 @@ public struct ExpiryModel: Sendable, Equatable, CustomStringConvertible {
     rule.prepare(&metadata, attributes: attributes, now: now)
   }
   public func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness { rule.freshness(of: metadata, now: now) }
+  /// ``ExpiryRule/freshness(at:now:)``: metadata read in place.
+  public func freshness(at metadata: UnsafePointer<EntryMetadata>, now: Int64) -> Freshness {
+    rule.freshness(at: metadata, now: now)
+  }
   public func touch(_ metadata: inout EntryMetadata, now: Int64) { rule.touch(&metadata, now: now) }
   public func mayServeOnError(_ metadata: EntryMetadata, now: Int64) -> Bool {
     rule.mayServeOnError(metadata, now: now)

@@ -11,6 +11,10 @@ public protocol ExpiryRule: Sendable {
   func prepare(_ metadata: inout EntryMetadata, attributes: RequestAttributes, now: Int64)
   /// What a lookup at `now` may do with `metadata`.
   func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness
+  /// ``freshness(of:now:)`` of metadata read in place (a tier's table): the default, which each
+  /// rule's conformance gets specialised, reads only the fields the rule uses, where passing the
+  /// stored value through a protocol call copies all of it.
+  func freshness(at metadata: UnsafePointer<EntryMetadata>, now: Int64) -> Freshness
   /// Restarts a sliding expiry on a hit.
   func touch(_ metadata: inout EntryMetadata, now: Int64)
   /// Whether a stale object may be served when the origin fails (RFC 5861 stale-if-error).
@@ -25,6 +29,10 @@ extension ExpiryRule {
     metadata.expiresAt = .max
   }
   public func touch(_ metadata: inout EntryMetadata, now: Int64) {}
+  @inline(__always)
+  public func freshness(at metadata: UnsafePointer<EntryMetadata>, now: Int64) -> Freshness {
+    freshness(of: metadata.pointee, now: now)
+  }
   public func mayServeOnError(_ metadata: EntryMetadata, now: Int64) -> Bool { false }
   public var removesExpiredAtLookup: Bool { false }
 }

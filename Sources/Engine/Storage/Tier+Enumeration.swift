@@ -29,15 +29,15 @@ extension Tier {
   /// The keys of every held object (untracked first, then tracked), in slot order.
   func keys() -> [UInt64] { keys { _ in true } }
 
-  /// The keys of the held objects whose metadata (read in place, not copied) satisfies
-  /// `predicate`: untracked first, then tracked, in slot order.
-  func keys(where predicate: (borrowing EntryMetadata) -> Bool) -> [UInt64] {
+  /// The keys of the held objects whose metadata satisfies `predicate`, which reads it in
+  /// place through the pointer (not copied): untracked first, then tracked, in slot order.
+  func keys(where predicate: (UnsafePointer<EntryMetadata>) -> Bool) -> [UInt64] {
     var result: [UInt64] = []
     untracked.forEachLiveSlot { slot in
-      if predicate(untracked.pointer(to: slot).pointee) { result.append(untracked.key(slot)) }
+      if predicate(untracked.pointer(to: slot)) { result.append(untracked.key(slot)) }
     }
     forEachTrackedSlot { slot in
-      if predicate(entries.pointer(to: slot).pointee) { result.append(entries.key(slot)) }
+      if predicate(entries.pointer(to: slot)) { result.append(entries.key(slot)) }
     }
     return result
   }

@@ -31,9 +31,15 @@ extension Tier {
     if !expiresNothing { configuration.expiry.touch(&metadata, now: now) }
   }
 
+  /// What a lookup at `now` may do with the metadata at `pointer` (a tier's, read in place).
+  @inline(__always)
+  func freshness(at pointer: UnsafePointer<EntryMetadata>, now: Int64) -> Freshness {
+    expiresNothing ? .fresh : configuration.expiry.freshness(at: pointer, now: now)
+  }
+
   /// What a lookup at `now` may do with the object at `location`, read in place.
   @inline(__always)
   func freshness(at location: Location, now: Int64) -> Freshness {
-    expiresNothing ? .fresh : configuration.expiry.freshness(of: self[location], now: now)
+    expiresNothing ? .fresh : configuration.expiry.freshness(at: pointer(to: location), now: now)
   }
 }
