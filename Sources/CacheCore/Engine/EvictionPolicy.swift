@@ -186,14 +186,12 @@ extension EvictionPolicy where Self: ~Copyable {
     _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
   ) -> (outcome: Outcome, slot: Int32) {
     guard Self.slotsAreStable else { return (serve(request, collecting: &victims, admission: admission), -1) }
-    if !victims.isEmpty { victims.removeAll(keepingCapacity: true) }
-    if let admission, !admission.admits(request) { return (.rejected, -1) }
-    if request.size > capacity { return (.rejected, -1) }
-    var sink = ArrayVictimSink([])
-    swap(&sink.victims, &victims)
-    while occupiedBytes + request.size > capacity { evict(into: &sink) }
-    swap(&sink.victims, &victims)
-    return (.inserted, insertReturningSlot(request))
+    return ArrayVictimSink.filling(&victims) { sink in
+      if let admission, !admission.admits(request) { return (.rejected, -1) }
+      if request.size > capacity { return (.rejected, -1) }
+      while occupiedBytes + request.size > capacity { evict(into: &sink) }
+      return (.inserted, insertReturningSlot(request))
+    }
   }
 
   @inlinable

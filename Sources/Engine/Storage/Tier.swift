@@ -184,11 +184,8 @@ final class Tier {
 
   /// ``touch(_:)`` by key.
   func touch(_ key: UInt64) {
-    guard let location = locate(key) else {
-      evicted.reset()
-      return
-    }
-    touch(location)
+    evicted.reset()
+    if let location = locate(key) { touch(location) }
   }
 
   /// Stores `metadata` under `key`, replacing a held copy as the policy's
