@@ -9,7 +9,7 @@ import CacheCore
 /// below the capacity after each purge, and purges are rare. Ties in access date follow
 /// access order. Origin: seed-systems §3.1 (AFAutoPurgingImageCache.m).
 /// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
-public struct AccessDatePurge: EvictionPolicy, ~Copyable {
+public struct AccessDatePurge: SingleQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "access-date-purge",
     aliases: ["af-purge"],
@@ -32,34 +32,46 @@ public struct AccessDatePurge: EvictionPolicy, ~Copyable {
   }
 
   @inlinable public var capacity: Int64 { lru.capacity }
-  @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
-  @inlinable public var objectCount: Int { lru.objectCount }
-  public var storageBytes: Int { lru.storageBytes }
 
-  @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
-  @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
-  @inlinable public mutating func evict<Sink: VictimSink>(into victims: inout Sink) { lru.evict(into: &victims) }
-  public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
-  public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
+  @inlinable @inline(__always) public func withQueue<R, E>(_ body: QueueReading<Void, R, E>) throws(E) -> R {
+    try lru.withQueue(body)
+  }
+  @inlinable @inline(__always) public mutating func updateQueue<R>(_ body: QueueUpdating<Void, R>) -> R {
+    lru.updateQueue(body)
+  }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
+  public mutating func hit(_ request: Request, at slot: Int32) { lru.hit(request, at: slot) }
 
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
     if lru.access(request) { return .hit }
-    guard admission.admits(request) else { return .rejected }
-    lru.insert(request)
-    guard lru.occupiedBytes > lru.capacity else { return .inserted }
+    return admitMissing(request, victims: &victims, admission: admission).outcome
+  }
+
+  public mutating func insertMissing(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> (outcome: Outcome, slot: Int32) {
+    ArrayVictimSink.filling(&victims) { sink in
+      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
+      return admitMissing(request, victims: &sink, admission: AdmitAll())
+    }
+  }
+
+  /// A miss: the object goes in first; over capacity, the least recently accessed objects
+  /// (the new one last) leave down to the low watermark. Returns the outcome and the new
+  /// object's slot (-1 when it did not stay).
+  mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> (outcome: Outcome, slot: Int32) {
+    guard admission.admits(request) else { return (.rejected, -1) }
+    let slot = lru.insertReturningSlot(request)
+    guard lru.occupiedBytes > lru.capacity else { return (.inserted, slot) }
     purges += 1
     while lru.objectCount > 0, lru.occupiedBytes > lowWatermark {
       lru.evict(into: &victims)
     }
-    return lru.contains(request.key) ? .inserted : .rejected
-  }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try lru.checkInvariants()
+    return lru.contains(request.key) ? (.inserted, slot) : (.rejected, -1)
   }
 }

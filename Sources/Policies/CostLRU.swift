@@ -10,7 +10,7 @@ import CacheCore
 /// are evicted until the total cost fits and, with `count-limit`, until at most that many
 /// objects remain. Origin: seed-systems §6.1 (Nuke ≤ 13.0 strict LRU), NSCache cost limits.
 /// Memory: one 32-byte arena node + a 4-byte hash bucket per object.
-public struct CostLRU: EvictionPolicy, ~Copyable {
+public struct CostLRU: SingleQueuePolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "cost-lru",
     summary: "LRU bounded by total cost, with optional count limit and per-entry admission limit",
@@ -36,35 +36,50 @@ public struct CostLRU: EvictionPolicy, ~Copyable {
   }
 
   @inlinable public var capacity: Int64 { lru.capacity }
-  @inlinable public var occupiedBytes: Int64 { lru.occupiedBytes }
-  @inlinable public var objectCount: Int { lru.objectCount }
-  public var storageBytes: Int { lru.storageBytes }
 
-  @inlinable public mutating func access(_ request: Request) -> Bool { lru.access(request) }
-  @inlinable public mutating func insert(_ request: Request) { lru.insert(request) }
-  @inlinable public mutating func evict<Sink: VictimSink>(into victims: inout Sink) { lru.evict(into: &victims) }
-  public mutating func remove(_ key: UInt64) -> Victim? { lru.remove(key) }
-  public func contains(_ key: UInt64) -> Bool { lru.contains(key) }
+  @inlinable @inline(__always) public func withQueue<R, E>(_ body: QueueReading<Void, R, E>) throws(E) -> R {
+    try lru.withQueue(body)
+  }
+  @inlinable @inline(__always) public mutating func updateQueue<R>(_ body: QueueUpdating<Void, R>) -> R {
+    lru.updateQueue(body)
+  }
 
   @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { lru.prefetch(key, stage: stage) }
+  public mutating func hit(_ request: Request, at slot: Int32) { lru.hit(request, at: slot) }
 
   @inlinable
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> Outcome {
     if lru.access(request) { return .hit }
-    if !admission.admits(request) || request.size > entryLimit { return .rejected }
+    return admitMissing(request, victims: &victims, admission: admission).outcome
+  }
+
+  public mutating func insertMissing(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> (outcome: Outcome, slot: Int32) {
+    ArrayVictimSink.filling(&victims) { sink in
+      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
+      return admitMissing(request, victims: &sink, admission: AdmitAll())
+    }
+  }
+
+  /// A miss: refused above the entry limit, else least recently used objects leave until the
+  /// cost and the count fit; returns the outcome and the new object's slot (-1 if refused).
+  @inlinable
+  mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> (outcome: Outcome, slot: Int32) {
+    if !admission.admits(request) || request.size > entryLimit { return (.rejected, -1) }
     while lru.occupiedBytes + request.size > lru.capacity { lru.evict(into: &victims) }
     if countLimit > 0 {
       while lru.objectCount >= countLimit { lru.evict(into: &victims) }
     }
-    lru.insert(request)
-    return .inserted
+    return (.inserted, lru.insertReturningSlot(request))
   }
 
   public func checkInvariants() throws(InvariantViolation) {
-    try lru.checkInvariants()
+    try checkQueue()
     guard countLimit == 0 || objectCount <= countLimit else {
       throw InvariantViolation("\(objectCount) objects above count limit \(countLimit)")
     }
