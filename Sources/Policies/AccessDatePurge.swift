@@ -43,26 +43,10 @@ public struct AccessDatePurge: SingleQueuePolicy, ~Copyable {
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { lru.hit(request, at: slot) }
 
-  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
-  ) -> Outcome {
-    if lru.access(request) { return .hit }
-    return admitMissing(request, victims: &victims, admission: admission).outcome
-  }
-
-  public mutating func insertMissing(
-    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
-  ) -> (outcome: Outcome, slot: Int32) {
-    ArrayVictimSink.filling(&victims) { sink in
-      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
-      return admitMissing(request, victims: &sink, admission: AdmitAll())
-    }
-  }
-
   /// A miss: the object goes in first; over capacity, the least recently accessed objects
   /// (the new one last) leave down to the low watermark. Returns the outcome and the new
   /// object's slot (-1 when it did not stay).
-  mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+  public mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> (outcome: Outcome, slot: Int32) {
     guard admission.admits(request) else { return (.rejected, -1) }

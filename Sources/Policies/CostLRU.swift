@@ -47,27 +47,10 @@ public struct CostLRU: SingleQueuePolicy, ~Copyable {
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { lru.hit(request, at: slot) }
 
-  @inlinable
-  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
-  ) -> Outcome {
-    if lru.access(request) { return .hit }
-    return admitMissing(request, victims: &victims, admission: admission).outcome
-  }
-
-  public mutating func insertMissing(
-    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
-  ) -> (outcome: Outcome, slot: Int32) {
-    ArrayVictimSink.filling(&victims) { sink in
-      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
-      return admitMissing(request, victims: &sink, admission: AdmitAll())
-    }
-  }
-
   /// A miss: refused above the entry limit, else least recently used objects leave until the
   /// cost and the count fit; returns the outcome and the new object's slot (-1 if refused).
   @inlinable
-  mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+  public mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
     _ request: Request, victims: inout Sink, admission: Gate
   ) -> (outcome: Outcome, slot: Int32) {
     if !admission.admits(request) || request.size > entryLimit { return (.rejected, -1) }

@@ -4,8 +4,9 @@ import CacheCore
 /// the head (fifo, lru, clock, sieve, mru). The shell they share is here: occupancy,
 /// insertion, removal, lookups by key and slot, the self-check, and an access that looks the
 /// key up and hands the slot to the policy's ``EvictionPolicy/hit(_:at:)`` (a hit changes
-/// nothing unless the policy says so); eviction takes the tail unless the policy says
-/// otherwise. Slots are stable.
+/// nothing unless the policy says so), a miss step (``admitMissing(_:victims:admission:)``)
+/// shared by the replay template and the engine's tier; eviction takes the tail unless the
+/// policy says otherwise. Slots are stable.
 ///
 /// A policy reaches its storage through two accessors rather than property requirements,
 /// which keeps non-copyable storage out of protocol accessors (their coroutine frames are
@@ -19,6 +20,14 @@ public protocol SingleQueuePolicy: EvictionPolicy, ~Copyable {
   func withQueue<R, E: Error>(_ body: QueueReading<Extra, R, E>) throws(E) -> R
   /// Calls `body` with the arena and the queue to change.
   mutating func updateQueue<R>(_ body: QueueUpdating<Extra, R>) -> R
+  /// The miss step of both ``EvictionPolicy/handle(_:victims:admission:)`` and
+  /// ``EvictionPolicy/insertMissing(_:collecting:admission:)``: admits or refuses `request`
+  /// (not cached), evicting into `victims`; returns the outcome and the new object's slot
+  /// (-1 when refused). The default is the template's: refused when not admitted or larger
+  /// than the cache, else objects leave by ``EvictionPolicy/evict(into:)`` until it fits.
+  mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> (outcome: Outcome, slot: Int32)
 }
 
 /// What ``SingleQueuePolicy/withQueue(_:)`` runs: reads the arena and the queue.
@@ -41,6 +50,32 @@ extension SingleQueuePolicy where Self: ~Copyable {
     guard slot >= 0 else { return false }
     hit(request, at: slot)
     return true
+  }
+
+  @inlinable @inline(__always)
+  public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> Outcome {
+    if access(request) { return .hit }
+    return admitMissing(request, victims: &victims, admission: admission).outcome
+  }
+
+  @inlinable @inline(__always)
+  public mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
+    _ request: Request, victims: inout Sink, admission: Gate
+  ) -> (outcome: Outcome, slot: Int32) {
+    if !admission.admits(request) || request.size > capacity { return (.rejected, -1) }
+    while occupiedBytes + request.size > capacity { evict(into: &victims) }
+    return (.inserted, insertReturningSlot(request))
+  }
+
+  public mutating func insertMissing(
+    _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
+  ) -> (outcome: Outcome, slot: Int32) {
+    ArrayVictimSink.filling(&victims) { sink in
+      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
+      return admitMissing(request, victims: &sink, admission: AdmitAll())
+    }
   }
 
   /// A hit changes nothing (FIFO order).
