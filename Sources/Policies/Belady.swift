@@ -12,7 +12,7 @@ import CacheCore
 /// Origin: Belady, "A study of replacement algorithms for a virtual-storage computer",
 /// IBM Systems Journal 1966; semantics as libCacheSim's `Belady.c`.
 /// Memory: 32-byte node + 4-byte bucket + 24 bytes of heap entry per object.
-public struct Belady: EvictionPolicy, ~Copyable {
+public struct Belady: HeapOrderedPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "belady",
     aliases: ["opt", "min"],
@@ -27,7 +27,7 @@ public struct Belady: EvictionPolicy, ~Copyable {
     needsNextAccess: true)
 
   /// Min-heap on (distance from infinity, insertion order): the farthest next access first.
-  @usableFromInline var objects: HeapOrderedObjects<Void, IntegerPriority>
+  @usableFromInline var objects: Objects
   @usableFromInline var sequence: Int64 = 0
   @usableFromInline let bypass: Bool
   public let capacity: Int64
@@ -38,9 +38,15 @@ public struct Belady: EvictionPolicy, ~Copyable {
     objects = HeapOrderedObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { objects.bytes }
-  @inlinable public var objectCount: Int { objects.count }
-  public var storageBytes: Int { objects.memoryFootprint }
+  public typealias Objects = HeapOrderedObjects<Void, IntegerPriority>
+
+  @inlinable @inline(__always) public func withObjects<R, E>(_ body: (borrowing Objects) throws(E) -> R) throws(E) -> R
+  {
+    try body(objects)
+  }
+  @inlinable @inline(__always) public mutating func updateObjects<R>(_ body: (inout Objects) -> R) -> R {
+    body(&objects)
+  }
 
   /// Heap priority of a next-access index: 0 for never, smaller for farther.
   @inlinable
@@ -82,17 +88,5 @@ public struct Belady: EvictionPolicy, ~Copyable {
     while objects.bytes + request.size > capacity { evict(into: &victims) }
     insert(request)
     return .inserted
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try objects.check()
   }
 }

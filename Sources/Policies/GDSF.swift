@@ -9,7 +9,7 @@ import CacheCore
 /// insertion. Origin: Cherkasova, "Improving WWW proxies performance with Greedy-Dual-Size-
 /// Frequency caching policy", HP Labs 1998; libCacheSim `GDSF.cpp`.
 /// Memory: 40-byte node (frequency in the node) + 4-byte bucket + 24 bytes of heap entry.
-public struct GDSF: EvictionPolicy, ~Copyable {
+public struct GDSF: HeapOrderedPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "gdsf",
     summary: "greedy-dual size frequency: lowest L + frequency * 1e6 / size leaves first",
@@ -17,7 +17,7 @@ public struct GDSF: EvictionPolicy, ~Copyable {
     memoryPerObject: "68 B (40 B node with frequency + 4 B bucket + 24 B heap entry)")
 
   /// Per-object state: the request frequency since insertion.
-  @usableFromInline var objects: HeapOrderedObjects<Int64, RealPriority>
+  @usableFromInline var objects: Objects
   /// Index of the current request (the peer's `n_req`), the tie-breaker.
   @usableFromInline var clock: Int64 = 0
   /// L: the priority of the last evicted object.
@@ -29,9 +29,15 @@ public struct GDSF: EvictionPolicy, ~Copyable {
     objects = HeapOrderedObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { objects.bytes }
-  @inlinable public var objectCount: Int { objects.count }
-  public var storageBytes: Int { objects.memoryFootprint }
+  public typealias Objects = HeapOrderedObjects<Int64, RealPriority>
+
+  @inlinable @inline(__always) public func withObjects<R, E>(_ body: (borrowing Objects) throws(E) -> R) throws(E) -> R
+  {
+    try body(objects)
+  }
+  @inlinable @inline(__always) public mutating func updateObjects<R>(_ body: (inout Objects) -> R) -> R {
+    body(&objects)
+  }
 
   @inlinable
   func priority(frequency: Int64, size: Int64) -> Double {
@@ -70,17 +76,5 @@ public struct GDSF: EvictionPolicy, ~Copyable {
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     inflation = objects.heap.minimumKey.priority
     victims.record(objects.popMinimum())
-  }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try objects.check()
   }
 }

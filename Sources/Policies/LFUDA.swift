@@ -12,14 +12,14 @@ import CacheCore
 /// again, and max_freq rises when an insertion creates its class. Origin: Arlitt et al., "Evaluating content management
 /// techniques for Web proxy caches", 2000; libCacheSim `LFUDA.c`.
 /// Memory: 32-byte node + 4-byte bucket + 24 bytes of heap entry per object.
-public struct LFUDA: EvictionPolicy, ~Copyable {
+public struct LFUDA: HeapOrderedPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "lfuda",
     summary: "LFU with dynamic aging: priority grows with the cache age L",
     origin: "Arlitt, Cherkasova, Dilley, Friedrich & Jin, 2000; libCacheSim LFUDA.c",
     memoryPerObject: "60 B (32 B node + 4 B bucket + 24 B heap entry)")
 
-  @usableFromInline var objects: HeapOrderedObjects<Void, IntegerPriority>
+  @usableFromInline var objects: Objects
   @usableFromInline var sequence: Int64 = 0
   /// The cache age L (libCacheSim's `min_freq`).
   @usableFromInline var age: Int64 = 0
@@ -32,9 +32,15 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
     objects = HeapOrderedObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { objects.bytes }
-  @inlinable public var objectCount: Int { objects.count }
-  public var storageBytes: Int { objects.memoryFootprint }
+  public typealias Objects = HeapOrderedObjects<Void, IntegerPriority>
+
+  @inlinable @inline(__always) public func withObjects<R, E>(_ body: (borrowing Objects) throws(E) -> R) throws(E) -> R
+  {
+    try body(objects)
+  }
+  @inlinable @inline(__always) public mutating func updateObjects<R>(_ body: (inout Objects) -> R) -> R {
+    body(&objects)
+  }
 
   /// Raises L to the lowest priority in use when its class has emptied (never above the
   /// highest hit priority, as the peer's bucket scan).
@@ -94,15 +100,5 @@ public struct LFUDA: EvictionPolicy, ~Copyable {
     objects.heap.remove(slot)
     if age == priority { ageAfterEmptying(priority) }
     return objects.release(slot)
-  }
-
-  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
-
-  public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try objects.check()
   }
 }

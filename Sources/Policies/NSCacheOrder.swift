@@ -11,7 +11,7 @@ import CacheCore
 /// inserted and immediately purged together with everything cheaper. Origin: seed-systems
 /// §4.1 (`NSCache.swift`: list sorted by cost, insert before equal costs, purge from the head).
 /// Memory: 32-byte node + 4-byte bucket + 24 bytes of heap entry per object.
-public struct NSCacheOrder: EvictionPolicy, ~Copyable {
+public struct NSCacheOrder: HeapOrderedPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "nscache",
     summary:
@@ -25,8 +25,7 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
     insertsBeforeTrimming: true)
 
   /// Heap order: lower cost first, then the later insertion first.
-  @usableFromInline
-  struct Order: Comparable {
+  public struct Order: Comparable {
     @usableFromInline var cost: Int64
     @usableFromInline var sequence: Int64
 
@@ -35,12 +34,12 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
       self.sequence = sequence
     }
 
-    @inlinable static func < (a: Order, b: Order) -> Bool {
+    @inlinable public static func < (a: Order, b: Order) -> Bool {
       a.cost != b.cost ? a.cost < b.cost : a.sequence > b.sequence
     }
   }
 
-  @usableFromInline var objects: HeapOrderedObjects<Void, Order>
+  @usableFromInline var objects: Objects
   @usableFromInline var sequence: Int64 = 0
   @usableFromInline let countLimit: Int
   public let capacity: Int64
@@ -51,9 +50,15 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
     objects = HeapOrderedObjects(capacity: capacity)
   }
 
-  @inlinable public var occupiedBytes: Int64 { objects.bytes }
-  @inlinable public var objectCount: Int { objects.count }
-  public var storageBytes: Int { objects.memoryFootprint }
+  public typealias Objects = HeapOrderedObjects<Void, Order>
+
+  @inlinable @inline(__always) public func withObjects<R, E>(_ body: (borrowing Objects) throws(E) -> R) throws(E) -> R
+  {
+    try body(objects)
+  }
+  @inlinable @inline(__always) public mutating func updateObjects<R>(_ body: (inout Objects) -> R) -> R {
+    body(&objects)
+  }
 
   @inlinable
   public mutating func access(_ request: Request) -> Bool { objects.arena.contains(request.key) }
@@ -68,13 +73,6 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
     victims.record(objects.popMinimum())
   }
-
-  public mutating func remove(_ key: UInt64) -> Victim? { objects.remove(key) }
-
-  public func contains(_ key: UInt64) -> Bool { objects.arena.contains(key) }
-
-  @inlinable
-  public func prefetch(_ key: UInt64, stage: Int) { objects.arena.prefetch(key, stage: stage) }
 
   @inlinable
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
@@ -115,8 +113,7 @@ public struct NSCacheOrder: EvictionPolicy, ~Copyable {
   }
 
   public func checkInvariants() throws(InvariantViolation) {
-    try checkOccupancy()
-    try objects.check()
+    try checkObjects()
     guard countLimit == 0 || objects.count <= countLimit else {
       throw InvariantViolation("\(objects.count) objects above count limit \(countLimit)")
     }

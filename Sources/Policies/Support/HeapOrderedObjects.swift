@@ -13,8 +13,10 @@ public struct HeapOrderedObjects<Extra, Key: Comparable>: ~Copyable {
     heap = IndexedHeap(capacity: initialSlotCapacity(for: capacity))
   }
 
+  /// Bytes of the cached objects.
+  @inlinable public var totalBytes: Int64 { bytes }
   /// Number of cached objects.
-  @inlinable var count: Int { arena.count }
+  @inlinable public var count: Int { arena.count }
 
   /// Caches a new object with heap key `priority`.
   @inlinable
@@ -36,9 +38,15 @@ public struct HeapOrderedObjects<Extra, Key: Comparable>: ~Copyable {
   @inlinable
   mutating func release(_ slot: Int32) -> Victim { arena.release(slot, from: &bytes) }
 
+  @inlinable
+  public func contains(_ key: UInt64) -> Bool { arena.contains(key) }
+
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { arena.prefetch(key, stage: stage) }
+
   /// Removes `key` if cached.
   @inlinable
-  mutating func remove(_ key: UInt64) -> Victim? {
+  public mutating func remove(_ key: UInt64) -> Victim? {
     let slot = arena.find(key)
     guard slot >= 0 else { return nil }
     heap.remove(slot)
@@ -46,7 +54,7 @@ public struct HeapOrderedObjects<Extra, Key: Comparable>: ~Copyable {
   }
 
   /// Checks the index, the heap order, one heap entry per object and the byte total.
-  func check() throws(InvariantViolation) {
+  public func check() throws(InvariantViolation) {
     try arena.checkIndex()
     try heap.checkHeap()
     guard heap.count == arena.count else {
