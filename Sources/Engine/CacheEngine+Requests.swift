@@ -50,6 +50,8 @@ extension CacheEngine {
   }
 
   /// A `get`: memory, then disk, then the origin, whose current version of the object is `version`.
+  /// A fresh memory hit and a miss to the origin stay here; stale memory copies and the disk
+  /// are handled out of line.
   func get(_ request: Request, _ current: RequestAttributes, version: Int64) throws(FileError) {
     let now = request.time
     counters.requests += 1
@@ -59,65 +61,94 @@ extension CacheEngine {
 
     if let location = memory.locate(request.key) {
       // A fresh hit updates the metadata in place; the other cases revalidate from a copy.
-      switch memory.freshness(at: location, now: now) {
-      case .fresh:
+      let freshness = memory.freshness(at: location, now: now)
+      if freshness == .fresh {
         latency += configuration.latency.memoryHit
         try serveFromMemory(request, version: version, at: location, now: now)
         return
-      case .serveThenRevalidate:
-        let stored = memory[location]
-        latency += configuration.latency.memoryHit
-        counters.servedWhileRevalidating += 1
-        try serveFromMemory(request, version: version, at: location, now: now)
-        try revalidate(
-          request, stored, current, version: version, inDisk: false, now: now, background: true, latency: &latency)
+      }
+      if try serveStaleFromMemory(request, current, version: version, at: location, freshness, latency: &latency) {
         return
-      case .mustRevalidate:
-        counters.expired += 1
-        try revalidate(
-          request, memory[location], current, version: version, inDisk: false, now: now, background: false,
-          latency: &latency)
-        return
-      case .expired:
-        counters.expired += 1
-        if memory.configuration.expiry.rule.removesExpiredAtLookup { memory.remove(request.key) }
       }
     }
-
-    if hasDisk, let location = disk.locate(request.key) {
-      let stored = disk[location]
-      let freshness = disk.freshness(of: stored, now: now)
-      if freshness == .fresh || freshness == .serveThenRevalidate {
-        let inDiskMemory = diskMemory.locate(request.key) != nil
-        let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
-        guard let readCost else {
-          disk.remove(request.key)
-          forgetOnDisk(request.key)
-          try fetch(request, current, version: version, now: now, latency: &latency)
-          return
-        }
-        if inDiskMemory { diskMemory.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
-        latency += readCost
-        if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
-        try serve(request, stored, current, version: version, from: disk, at: location, now: now)
-        if freshness == .serveThenRevalidate {
-          try revalidate(
-            request, stored, current, version: version, inDisk: true, now: now, background: true, latency: &latency)
-        }
-        return
-      }
-      counters.expired += 1
-      if freshness == .mustRevalidate {
-        try revalidate(
-          request, stored, current, version: version, inDisk: true, now: now, background: false, latency: &latency)
-        return
-      }
-      if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
-        forgetOnDisk(request.key)
-        try backend?.delete(request.key, old)
-      }
-    }
+    if hasDisk, try serveFromDisk(request, current, version: version, latency: &latency) { return }
     try fetch(request, current, version: version, now: now, latency: &latency)
+  }
+
+  /// A memory copy that is not fresh: served while revalidating, revalidated, or dropped
+  /// (expired; then false: the request goes on to the disk and the origin).
+  @inline(never)
+  func serveStaleFromMemory(
+    _ request: Request, _ current: RequestAttributes, version: Int64, at location: Tier.Location,
+    _ freshness: Freshness, latency: inout Int64
+  ) throws(FileError) -> Bool {
+    let now = request.time
+    switch freshness {
+    case .fresh:
+      latency += configuration.latency.memoryHit
+      try serveFromMemory(request, version: version, at: location, now: now)
+      return true
+    case .serveThenRevalidate:
+      let stored = memory[location]
+      latency += configuration.latency.memoryHit
+      counters.servedWhileRevalidating += 1
+      try serveFromMemory(request, version: version, at: location, now: now)
+      try revalidate(
+        request, stored, current, version: version, inDisk: false, now: now, background: true, latency: &latency)
+      return true
+    case .mustRevalidate:
+      counters.expired += 1
+      try revalidate(
+        request, memory[location], current, version: version, inDisk: false, now: now, background: false,
+        latency: &latency)
+      return true
+    case .expired:
+      counters.expired += 1
+      if memory.configuration.expiry.rule.removesExpiredAtLookup { memory.remove(request.key) }
+      return false
+    }
+  }
+
+  /// The disk's answer to a memory miss: true when it served (or revalidated) the request,
+  /// false when the request goes on to the origin (not on disk, or expired there).
+  @inline(never)
+  func serveFromDisk(
+    _ request: Request, _ current: RequestAttributes, version: Int64, latency: inout Int64
+  ) throws(FileError) -> Bool {
+    let now = request.time
+    guard let location = disk.locate(request.key) else { return false }
+    let stored = disk[location]
+    let freshness = disk.freshness(of: stored, now: now)
+    if freshness == .fresh || freshness == .serveThenRevalidate {
+      let inDiskMemory = diskMemory.locate(request.key) != nil
+      let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
+      guard let readCost else {
+        disk.remove(request.key)
+        forgetOnDisk(request.key)
+        try fetch(request, current, version: version, now: now, latency: &latency)
+        return true
+      }
+      if inDiskMemory { diskMemory.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
+      latency += readCost
+      if freshness == .serveThenRevalidate { counters.servedWhileRevalidating += 1 }
+      try serve(request, stored, current, version: version, from: disk, at: location, now: now)
+      if freshness == .serveThenRevalidate {
+        try revalidate(
+          request, stored, current, version: version, inDisk: true, now: now, background: true, latency: &latency)
+      }
+      return true
+    }
+    counters.expired += 1
+    if freshness == .mustRevalidate {
+      try revalidate(
+        request, stored, current, version: version, inDisk: true, now: now, background: false, latency: &latency)
+      return true
+    }
+    if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
+      forgetOnDisk(request.key)
+      try backend?.delete(request.key, old)
+    }
+    return false
   }
 
   /// Answers from `tier` (memory or disk), where `stored` is at `location` (nil: no longer held): counts the hit,
@@ -156,6 +187,7 @@ extension CacheEngine {
 
   /// Answers from the memory tier, whose object is at `location`: counts the hit and updates
   /// the stored metadata in place (no copy), and the disk copy's date where the library does.
+  @inline(__always)
   func serveFromMemory(_ request: Request, version: Int64, at location: Tier.Location, now: Int64) throws(FileError) {
     counters.memoryHits += 1
     counters.hitBytes += request.size
@@ -167,8 +199,14 @@ extension CacheEngine {
   }
 
   /// A memory hit also dates the disk copy where the library does (``EngineConfiguration/memoryHitTouchesDisk``).
+  @inline(__always)
   func touchDiskCopy(_ key: UInt64, now: Int64) throws(FileError) {
-    guard configuration.memoryHitTouchesDisk, var copy = disk.metadata(key) else { return }
+    if configuration.memoryHitTouchesDisk { try touchDiskCopyNow(key, now: now) }
+  }
+
+  @inline(never)
+  func touchDiskCopyNow(_ key: UInt64, now: Int64) throws(FileError) {
+    guard var copy = disk.metadata(key) else { return }
     copy.accessedAt = now
     disk.update(key, copy)
     disk.touch(key)

@@ -13,21 +13,26 @@ extension CacheEngine {
     let storable =
       bodyLost || (genericRules ? GenericRules().storesStatus(status) : configuration.rules.storesStatus(status))
     let cost = genericRules ? attributes.cost(for: request) : configuration.rules.cost(request, attributes)
-    var base = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
-    base.bodyLost = bodyLost
-    base.version = version
+    let writesDisk = hasDisk && (configuration.writePolicy == .writeThrough || !hasMemory)
     if hasMemory, storable, memory.allowsStoring(attributes, now: now) || bodyLost {
-      var copy = base
-      memory.prepare(&copy, attributes: attributes, now: now)
-      try putInMemory(request.key, copy)
+      // Built in place in the memory tier's storage: no copy of the metadata.
+      _ = memory.insertResponse(request.key, size: request.size, cost: cost, attributes: attributes, now: now) {
+        metadata in
+        metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
+        metadata.bodyLost = bodyLost
+        metadata.version = version
+      }
+      try settleMemoryEvictions()
     } else if hasMemory {
       memory.remove(request.key)
     }
-    guard hasDisk, configuration.writePolicy == .writeThrough || !hasMemory else { return }
+    guard writesDisk else { return }
     if storable, disk.allowsStoring(attributes, now: now) || bodyLost {
-      var copy = base
-      disk.prepare(&copy, attributes: attributes, now: now)
-      try putOnDisk(request.key, copy)
+      var metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
+      metadata.bodyLost = bodyLost
+      metadata.version = version
+      disk.prepare(&metadata, attributes: attributes, now: now)
+      try putOnDisk(request.key, metadata)
     } else if let old = disk.remove(request.key) {
       forgetOnDisk(request.key)
       try backend?.delete(request.key, old)
@@ -42,9 +47,16 @@ extension CacheEngine {
 
   /// Counts what the memory tier's last operation evicted and spills it to disk where the
   /// write policy does.
+  @inline(__always)
   func settleMemoryEvictions() throws(FileError) {
     counters.memoryEvictions += Int64(memory.evicted.count)
-    guard memory.evicted.collects, !memory.evicted.items.isEmpty else { return }
+    if memory.evicted.collects { try spillMemoryEvictions() }
+  }
+
+  /// Spills what the memory tier's last operation evicted to disk.
+  @inline(never)
+  func spillMemoryEvictions() throws(FileError) {
+    guard !memory.evicted.items.isEmpty else { return }
     let spilled = memory.evicted.items
     for (victim, victimMetadata) in spilled { try putOnDisk(victim, victimMetadata) }
   }

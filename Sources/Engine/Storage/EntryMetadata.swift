@@ -49,6 +49,10 @@ public struct EntryMetadata: Equatable, Sendable {
     bodyLost = false
   }
 
+  /// The metadata of an empty object stored at time 0, for storage not yet written.
+  static let placeholder = EntryMetadata(
+    request: Request(key: 0, size: 0), attributes: RequestAttributes(), cost: 0, now: 0, latency: 0)
+
   /// Whether a conditional request can be made (an ETag or a Last-Modified is stored).
   public var hasValidators: Bool { etag != 0 || response.lastModified != RequestAttributes.absent }
 

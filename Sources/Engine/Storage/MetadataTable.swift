@@ -66,27 +66,40 @@ struct MetadataTable: ~Copyable {
     return slot
   }
 
+  /// Adds `key` (absent) under a new slot of the index; returns the storage for its
+  /// metadata, to write in place (it holds a placeholder until then).
+  @inline(__always)
+  mutating func insert(key: UInt64, size: Int64) -> UnsafeMutablePointer<EntryMetadata> {
+    storage(for: key, at: index.insert(key: key, size: size, extra: ()))
+  }
+
   /// Writes `key` and its metadata at `slot` (the policy's slot of an unindexed table),
   /// growing the buffers as needed.
   @inline(__always)
   mutating func write(_ key: UInt64, _ metadata: EntryMetadata, at slot: Int32) {
+    storage(for: key, at: slot).pointee = metadata
+  }
+
+  /// Records `key` at `slot` and returns the slot's metadata storage, to write in place,
+  /// growing the buffers as needed. A slot never written before holds a placeholder (as do
+  /// any skipped below it, so that every slot below `initialised` is valid).
+  @inline(__always)
+  mutating func storage(for key: UInt64, at slot: Int32) -> UnsafeMutablePointer<EntryMetadata> {
     let position = Int(slot)
-    if position < initialised {
-      keys[position] = key
-      values[position] = metadata
-      return
-    }
+    if position >= initialised { initialise(through: position) }
+    keys[position] = key
+    return values + position
+  }
+
+  /// Initialises the slots from `initialised` through `position` with placeholders.
+  @inline(never)
+  private mutating func initialise(through position: Int) {
     if position >= allocated { grow(to: position + 1) }
-    // Slots between the last written one and this one (an unindexed table's policy may
-    // skip some) get a placeholder copy, so that every slot below `initialised` is valid.
-    while initialised < position {
+    while initialised <= position {
       (keys + initialised).initialize(to: 0)
-      (values + initialised).initialize(to: metadata)
+      (values + initialised).initialize(to: .placeholder)
       initialised += 1
     }
-    (keys + position).initialize(to: key)
-    (values + position).initialize(to: metadata)
-    initialised += 1
   }
 
   private mutating func grow(to minimum: Int) {

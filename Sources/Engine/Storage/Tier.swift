@@ -90,6 +90,7 @@ final class Tier {
   var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
+  @inline(__always)
   func units(of metadata: borrowing EntryMetadata) -> Int64 { units(size: metadata.size, cost: metadata.cost) }
 
   /// How much of the tier's capacity an object of `size` bytes and `cost` takes.
@@ -192,7 +193,42 @@ final class Tier {
   /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
   /// copy is held afterwards (a refused store may leave the old copy); ``evicted`` tells every
   /// object evicted, possibly the new one itself.
+  @inline(__always)
   func insert(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
+    if knownAbsent == key, configuration.admissionLimit == nil {
+      evicted.reset()
+      knownAbsent = nil
+      return insertMissing(key, size: units(of: metadata)) { $0 = metadata }
+    }
+    return insertLooking(key, metadata)
+  }
+
+  /// Stores a response received at `now` with `attributes`: ``insert(_:_:)`` of an object
+  /// of `size` bytes and `cost` whose metadata `build` writes (it assigns the whole value) and
+  /// whose expiry the tier then sets (``prepare(_:attributes:now:)``). In place in the tier's
+  /// storage when the key is known absent, the common miss, so that no metadata is copied.
+  @inline(__always)
+  func insertResponse(
+    _ key: UInt64, size: Int64, cost: Int64, attributes: RequestAttributes, now: Int64,
+    building build: (inout EntryMetadata) -> Void
+  ) -> Bool {
+    if knownAbsent == key, configuration.admissionLimit == nil {
+      evicted.reset()
+      knownAbsent = nil
+      return insertMissing(key, size: units(size: size, cost: cost)) { metadata in
+        build(&metadata)
+        prepare(&metadata, attributes: attributes, now: now)
+      }
+    }
+    var metadata = EntryMetadata.placeholder
+    build(&metadata)
+    prepare(&metadata, attributes: attributes, now: now)
+    return insertLooking(key, metadata)
+  }
+
+  /// ``insert(_:_:)`` of a key not known to be absent, or under an admission limit.
+  @inline(never)
+  private func insertLooking(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
     evicted.reset()
     let absent = knownAbsent == key
     knownAbsent = nil
@@ -201,12 +237,12 @@ final class Tier {
       remove(key)
       return false
     }
-    if absent { return insertMissing(key, metadata, size: size) }
+    if absent { return insertMissing(key, size: size) { $0 = metadata } }
     if untracked.count > 0 {
       let loose = untracked.find(key)
       if loose >= 0 { untracked.remove(loose) }
     }
-    if trackedSlot(key) < 0 { return insertMissing(key, metadata, size: size) }
+    if trackedSlot(key) < 0 { return insertMissing(key, size: size) { $0 = metadata } }
     let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
     if outcome == .rejected, simulation.contains(key), !entries.indexed || entries.find(key) >= 0 {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
@@ -239,18 +275,27 @@ final class Tier {
   }
 
   /// ``insert(_:_:)`` of a key the policy does not hold: a miss for the policy, which reports
-  /// the new object's slot (no lookup beyond the caller's).
-  private func insertMissing(_ key: UInt64, _ metadata: EntryMetadata, size: Int64) -> Bool {
+  /// the new object's slot (no lookup beyond the caller's); `build` writes the metadata there.
+  @inline(__always)
+  private func insertMissing(_ key: UInt64, size: Int64, building build: (inout EntryMetadata) -> Void) -> Bool {
     let (outcome, slot) = simulation.insertMissing(Request(key: key, size: size), victims: &scratch)
     // The new object itself may be a victim (a policy that inserts, then evicts).
     let evictedItself = releaseVictims(except: key) != nil
-    if evictedItself { evicted.record(key, metadata) }
-    guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return false }
-    if entries.indexed {
-      entries.insert(key: key, size: size, metadata: metadata)
-    } else {
-      entries.write(key, metadata, at: slot >= 0 && !evictedItself ? slot : simulation.slot(of: key))
+    if evictedItself {
+      evicted.record(
+        key,
+        {
+          var metadata = EntryMetadata.placeholder
+          build(&metadata)
+          return metadata
+        }())
     }
+    guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return false }
+    let storage =
+      entries.indexed
+      ? entries.insert(key: key, size: size)
+      : entries.storage(for: key, at: slot >= 0 && !evictedItself ? slot : simulation.slot(of: key))
+    build(&storage.pointee)
     return true
   }
 
@@ -288,6 +333,7 @@ final class Tier {
   /// Records in ``evicted`` and forgets the metadata of every victim of the last policy call
   /// (in `scratch`) except `key`'s own copy, whose slot it returns (nil: `key` was not a
   /// victim; -1: its copy had no metadata).
+  @inline(__always)
   private func releaseVictims(except key: UInt64?) -> Int32? {
     var kept: Int32?
     for index in scratch.indices {
