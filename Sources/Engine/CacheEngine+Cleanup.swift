@@ -3,17 +3,19 @@ import Policies
 
 /// Disk cleanup passes: expired objects first, then by date until under the size target.
 extension CacheEngine {
-  func date(_ metadata: EntryMetadata, _ kind: DateKind) -> Int64 {
+  /// The date of `kind` of the metadata at `metadata`, read in place.
+  func date(_ metadata: UnsafePointer<EntryMetadata>, _ kind: DateKind) -> Int64 {
     switch kind {
-    case .access: return metadata.accessedAt
-    case .modification: return metadata.modifiedAt
-    case .creation: return metadata.createdAt
-    case .change: return max(metadata.modifiedAt, metadata.accessedAt)
+    case .access: return metadata.pointee.accessedAt
+    case .modification: return metadata.pointee.modifiedAt
+    case .creation: return metadata.pointee.createdAt
+    case .change: return max(metadata.pointee.modifiedAt, metadata.pointee.accessedAt)
     }
   }
 
   /// Drops expired and old files, then trims by oldest date to the target if over the limit.
-  /// Walks the tier in place; only the kept objects' keys, dates and sizes are gathered.
+  /// Walks the tier in place (no metadata copied); only the kept objects' keys, dates and
+  /// sizes are gathered.
   func cleanDisk(_ rule: DiskCleanup, now: Int64) throws(FileError) {
     guard hasDisk else { return }
     if rule.minimumInterval > 0, lastCleanup != .min, now - lastCleanup < rule.minimumInterval { return }
@@ -26,12 +28,13 @@ extension CacheEngine {
     let trims = rule.sizeLimit > 0
     try disk.forEachObject { (key, metadata) throws(FileError) in
       let tooOld = rule.maxAge.map { date(metadata, rule.dateKind) <= now - $0 } ?? false
-      let expired = rule.removeExpired && metadata.expiresAt <= now
+      let expired = rule.removeExpired && metadata.pointee.expiresAt <= now
       if tooOld || expired {
         // Only the current object's slot is freed: the walk goes on over the others.
-        try drop(key, metadata, from: disk)
+        try drop(key, metadata.pointee, from: disk)
       } else if trims {
-        kept.append(CleanupCandidate(key: key, date: date(metadata, rule.dateKind), units: disk.units(of: metadata)))
+        let units = disk.units(size: metadata.pointee.size, cost: metadata.pointee.cost)
+        kept.append(CleanupCandidate(key: key, date: date(metadata, rule.dateKind), units: units))
       }
     }
     guard trims else { return }

@@ -14,16 +14,17 @@ extension Tier {
     }
   }
 
-  /// Calls `body` with every held object (untracked first, then tracked, in slot order)
-  /// without collecting them; `body` must not change the tier.
-  func forEachObject(_ body: (UInt64, EntryMetadata) throws(FileError) -> Void) throws(FileError) {
+  /// Calls `body` with every held object's key and metadata, read in place through the
+  /// pointer (not copied), untracked first, then tracked, in slot order, without collecting
+  /// them; `body` must not change the tier.
+  func forEachObject(_ body: (UInt64, UnsafePointer<EntryMetadata>) throws(FileError) -> Void) throws(FileError) {
     var slot: Int32 = 0
     // Slot by slot rather than through a closure-taking arena method, so `body` may throw.
     while slot < untracked.slotLimit {
-      if untracked.isLive(slot) { try body(untracked.key(slot), untracked[slot]) }
+      if untracked.isLive(slot) { try body(untracked.key(slot), untracked.pointer(to: slot)) }
       slot += 1
     }
-    try forEachTrackedSlot { (slot) throws(FileError) in try body(entries.key(slot), entries[slot]) }
+    try forEachTrackedSlot { (slot) throws(FileError) in try body(entries.key(slot), entries.pointer(to: slot)) }
   }
 
   /// The keys of every held object (untracked first, then tracked), in slot order.
