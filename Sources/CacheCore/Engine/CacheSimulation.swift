@@ -74,25 +74,35 @@ public protocol CacheSimulation: AnyObject, Sendable {
 /// A ``VictimSink`` that appends to an array (for callers that need each victim).
 public struct ArrayVictimSink: VictimSink {
   public var victims: [Victim]
+  /// Victims recorded so far: the first `recorded` elements (later ones are left from an
+  /// earlier use, to be overwritten or cut off).
+  @usableFromInline var recorded = 0
 
   @inlinable
   public init(_ victims: [Victim]) {
     self.victims = victims
+    recorded = victims.count
   }
 
   @inlinable
   public mutating func record(_ victim: Victim) {
-    victims.append(victim)
+    if recorded < victims.count { victims[recorded] = victim } else { victims.append(victim) }
+    recorded += 1
   }
 
-  /// Runs `body` with a sink that fills `victims`, emptied first; the array's storage moves
-  /// into the sink and back, so nothing is allocated once it has grown.
+  /// Runs `body` with a sink that fills `victims` from the start (so they hold exactly what
+  /// `body` recorded); the array's storage moves into the sink and back, and elements are
+  /// overwritten in place, so nothing is allocated once it has grown and a call that evicts
+  /// as many objects as the last one shrinks nothing.
   @inlinable
   public static func filling<R>(_ victims: inout [Victim], _ body: (inout ArrayVictimSink) -> R) -> R {
-    if !victims.isEmpty { victims.removeAll(keepingCapacity: true) }
     var sink = ArrayVictimSink([])
     swap(&sink.victims, &victims)
-    defer { swap(&sink.victims, &victims) }
+    sink.recorded = 0
+    defer {
+      if sink.recorded < sink.victims.count { sink.victims.removeLast(sink.victims.count - sink.recorded) }
+      swap(&sink.victims, &victims)
+    }
     return body(&sink)
   }
 }
