@@ -28,15 +28,26 @@ extension CacheEngine {
     }
     guard writesDisk else { return }
     if storable, disk.allowsStoring(attributes, now: now) || bodyLost {
-      var metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
-      metadata.bodyLost = bodyLost
-      metadata.version = version
-      disk.prepare(&metadata, attributes: attributes, now: now)
-      try putOnDisk(request.key, metadata)
+      try storeOnDisk(
+        request, attributes, cost: cost, version: version, now: now, roundTrip: roundTrip, bodyLost: bodyLost)
     } else if let old = disk.remove(request.key) {
       forgetOnDisk(request.key)
       try backend?.delete(request.key, old)
     }
+  }
+
+  /// The disk's copy of a response ``store(_:_:version:now:roundTrip:bodyLost:)`` keeps,
+  /// built here and stored with no copy on the way (``putOnDisk(_:_:)`` inlined).
+  @inline(never)
+  func storeOnDisk(
+    _ request: Request, _ attributes: RequestAttributes, cost: Int64, version: Int64, now: Int64, roundTrip: Int64,
+    bodyLost: Bool
+  ) throws(FileError) {
+    var metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
+    metadata.bodyLost = bodyLost
+    metadata.version = version
+    disk.prepare(&metadata, attributes: attributes, now: now)
+    try putOnDisk(request.key, metadata)
   }
 
   func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
@@ -70,14 +81,17 @@ extension CacheEngine {
     }
   }
 
+  @inline(__always)
   func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard hasDisk else { return }
-    let previous = disk.metadata(key)
+    // The copy it replaces, kept only in case the policy refuses the new one (no copy made
+    // when the key is not on disk, the usual case).
+    let previous = disk.locate(key).map { disk[$0] }
     let admitted = disk.insert(key, metadata)
     try settleDiskEvictions()
     if admitted {
       _ = try backend?.write(key, metadata)
-      rememberInDiskMemory(key, metadata)
+      if hasDiskMemory { rememberInDiskMemory(key, metadata) }
     } else if let previous, disk.metadata(key) == nil {
       forgetOnDisk(key)
       try backend?.delete(key, previous)

@@ -18,7 +18,7 @@ struct VersionTable: ~Copyable {
   private(set) var count = 0
 
   /// An empty table with room for `initialCapacity / 2` keys before it grows.
-  init(initialCapacity: Int = 1 << 13) {
+  init(initialCapacity: Int = 1 << 10) {
     var bits = 4
     while 1 << bits < initialCapacity { bits += 1 }
     capacity = 1 << bits

@@ -193,56 +193,82 @@ final class Tier {
   /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
   /// copy is held afterwards (a refused store may leave the old copy); ``evicted`` tells every
   /// object evicted, possibly the new one itself.
-  @inline(__always)
   func insert(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
-    if knownAbsent == key, configuration.admissionLimit == nil {
-      evicted.reset()
-      knownAbsent = nil
-      return insertMissing(key, size: units(of: metadata)) { $0 = metadata }
+    switch admitting(key, size: units(of: metadata)) {
+    case .refused: return false
+    case .missing(let size):
+      let (storage, evictedItself) = insertMissing(key, size: size)
+      if evictedItself { evicted.record(key, metadata) }
+      storage?.pointee = metadata
+      return storage != nil
+    case .held(let size): return replace(key, metadata, size: size)
     }
-    return insertLooking(key, metadata)
   }
 
   /// Stores a response received at `now` with `attributes`: ``insert(_:_:)`` of an object
   /// of `size` bytes and `cost` whose metadata `build` writes (it assigns the whole value) and
-  /// whose expiry the tier then sets (``prepare(_:attributes:now:)``). In place in the tier's
-  /// storage when the key is known absent, the common miss, so that no metadata is copied.
+  /// whose expiry the tier then sets (``prepare(_:attributes:now:)``). Written in place in
+  /// the tier's storage when the key is not held, the common miss: no metadata is copied.
   @inline(__always)
   func insertResponse(
     _ key: UInt64, size: Int64, cost: Int64, attributes: RequestAttributes, now: Int64,
     building build: (inout EntryMetadata) -> Void
   ) -> Bool {
-    if knownAbsent == key, configuration.admissionLimit == nil {
-      evicted.reset()
-      knownAbsent = nil
-      return insertMissing(key, size: units(size: size, cost: cost)) { metadata in
+    switch admitting(key, size: units(size: size, cost: cost)) {
+    case .refused: return false
+    case .missing(let units):
+      let (storage, evictedItself) = insertMissing(key, size: units)
+      if evictedItself || storage == nil {
+        var metadata = EntryMetadata.placeholder
         build(&metadata)
         prepare(&metadata, attributes: attributes, now: now)
+        if evictedItself { evicted.record(key, metadata) }
+        storage?.pointee = metadata
+      } else if let storage {
+        build(&storage.pointee)
+        prepare(&storage.pointee, attributes: attributes, now: now)
       }
+      return storage != nil
+    case .held(let units):
+      var metadata = EntryMetadata.placeholder
+      build(&metadata)
+      prepare(&metadata, attributes: attributes, now: now)
+      return replace(key, metadata, size: units)
     }
-    var metadata = EntryMetadata.placeholder
-    build(&metadata)
-    prepare(&metadata, attributes: attributes, now: now)
-    return insertLooking(key, metadata)
   }
 
-  /// ``insert(_:_:)`` of a key not known to be absent, or under an admission limit.
-  @inline(never)
-  private func insertLooking(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
+  /// How an insertion of `key` taking `size` units goes on.
+  enum Admission {
+    /// Refused by the admission limit (a held copy was removed).
+    case refused
+    /// Not held: a miss for the policy.
+    case missing(size: Int64)
+    /// Held: replaced through the policy's store.
+    case held(size: Int64)
+  }
+
+  /// The first step of every insertion: resets ``evicted``, applies the admission limit,
+  /// and finds whether `key` is held (no lookup when the last lookup found it absent).
+  @inline(__always)
+  private func admitting(_ key: UInt64, size: Int64) -> Admission {
     evicted.reset()
     let absent = knownAbsent == key
     knownAbsent = nil
-    let size = units(of: metadata)
     if let limit = configuration.admissionLimit, Double(size) >= limit * Double(configuration.capacity) {
       remove(key)
-      return false
+      return .refused
     }
-    if absent { return insertMissing(key, size: size) { $0 = metadata } }
+    if absent { return .missing(size: size) }
     if untracked.count > 0 {
       let loose = untracked.find(key)
       if loose >= 0 { untracked.remove(loose) }
     }
-    if trackedSlot(key) < 0 { return insertMissing(key, size: size) { $0 = metadata } }
+    return trackedSlot(key) < 0 ? .missing(size: size) : .held(size: size)
+  }
+
+  /// Replaces held `key`'s copy with `metadata` through the policy's store.
+  @inline(never)
+  private func replace(_ key: UInt64, _ metadata: EntryMetadata, size: Int64) -> Bool {
     let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
     if outcome == .rejected, simulation.contains(key), !entries.indexed || entries.find(key) >= 0 {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
@@ -274,29 +300,23 @@ final class Tier {
     return held
   }
 
-  /// ``insert(_:_:)`` of a key the policy does not hold: a miss for the policy, which reports
-  /// the new object's slot (no lookup beyond the caller's); `build` writes the metadata there.
+  /// The policy's side of inserting `key`, which it does not hold: a miss for the policy,
+  /// which reports the new object's slot (no lookup beyond the caller's). Returns where the
+  /// new object's metadata goes (nil when the policy did not keep it) and whether the policy
+  /// evicted the new object itself (the caller then records it in ``evicted``).
   @inline(__always)
-  private func insertMissing(_ key: UInt64, size: Int64, building build: (inout EntryMetadata) -> Void) -> Bool {
+  private func insertMissing(_ key: UInt64, size: Int64) -> (
+    storage: UnsafeMutablePointer<EntryMetadata>?, evictedItself: Bool
+  ) {
     let (outcome, slot) = simulation.insertMissing(Request(key: key, size: size), victims: &scratch)
     // The new object itself may be a victim (a policy that inserts, then evicts).
     let evictedItself = releaseVictims(except: key) != nil
-    if evictedItself {
-      evicted.record(
-        key,
-        {
-          var metadata = EntryMetadata.placeholder
-          build(&metadata)
-          return metadata
-        }())
-    }
-    guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return false }
+    guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return (nil, evictedItself) }
     let storage =
       entries.indexed
       ? entries.insert(key: key, size: size)
       : entries.storage(for: key, at: slot >= 0 && !evictedItself ? slot : simulation.slot(of: key))
-    build(&storage.pointee)
-    return true
+    return (storage, evictedItself)
   }
 
   /// Keeps `metadata` in memory outside the policy (untracked promotion).
