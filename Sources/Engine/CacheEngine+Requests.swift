@@ -144,7 +144,7 @@ extension CacheEngine {
         request, stored, current, version: version, inDisk: true, now: now, background: false, latency: &latency)
       return true
     }
-    if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.remove(request.key) {
+    if disk.configuration.expiry.rule.removesExpiredAtLookup, let old = disk.take(request.key) {
       forgetOnDisk(request.key)
       try backend?.delete(request.key, old)
     }

@@ -30,7 +30,7 @@ extension CacheEngine {
     if storable, disk.allowsStoring(attributes, now: now) || bodyLost {
       try storeOnDisk(
         request, attributes, cost: cost, version: version, now: now, roundTrip: roundTrip, bodyLost: bodyLost)
-    } else if let old = disk.remove(request.key) {
+    } else if let old = disk.take(request.key) {
       forgetOnDisk(request.key)
       try backend?.delete(request.key, old)
     }
@@ -111,7 +111,7 @@ extension CacheEngine {
 
   func remove(_ key: UInt64) throws(FileError) {
     memory.remove(key)
-    if let old = disk.remove(key) {
+    if let old = disk.take(key) {
       forgetOnDisk(key)
       try backend?.delete(key, old)
     }

@@ -326,9 +326,8 @@ final class Tier {
     untracked.insert(key: key, size: metadata.size, metadata: metadata)
   }
 
-  /// Removes `key`; returns its metadata if it was held.
-  @discardableResult
-  func remove(_ key: UInt64) -> EntryMetadata? {
+  /// Removes `key` and returns its metadata, if it was held (one copy of it).
+  func take(_ key: UInt64) -> EntryMetadata? {
     let slot = trackedSlot(key)
     if slot >= 0 {
       let metadata = entries[slot]
@@ -341,6 +340,18 @@ final class Tier {
     let metadata = untracked[loose]
     untracked.remove(loose)
     return metadata
+  }
+
+  /// Removes `key` if held, copying nothing (purges drop every memory object this way).
+  func remove(_ key: UInt64) {
+    let slot = trackedSlot(key)
+    if slot >= 0 {
+      entries.remove(slot)
+      _ = simulation.remove(key)
+      return
+    }
+    let loose = untracked.find(key)
+    if loose >= 0 { untracked.remove(loose) }
   }
 
   /// Evicts by the policy's rule (at least one object); ``evicted`` tells what left.
