@@ -10,7 +10,8 @@ extension CacheEngine {
     var unreadable = 0
     let all = disk.all()
     do throws(FileError) {
-      for (key, metadata) in all where try backend.read(key, metadata) == nil { unreadable += 1 }
+      for (key, metadata) in all
+      where try backend.read(key, size: metadata.size, contentClass: metadata.contentClass) == nil { unreadable += 1 }
     } catch {
       throw .file(error)
     }

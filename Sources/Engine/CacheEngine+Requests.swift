@@ -125,7 +125,10 @@ extension CacheEngine {
     let freshness = disk.freshness(of: stored, now: now)
     if freshness == .fresh || freshness == .serveThenRevalidate {
       let inDiskMemory = diskMemory.locate(request.key) != nil
-      let readCost = inDiskMemory ? configuration.latency.memoryHit : try backend?.read(request.key, stored)
+      let readCost =
+        inDiskMemory
+        ? configuration.latency.memoryHit
+        : try backend?.read(request.key, size: stored.size, contentClass: stored.contentClass)
       guard let readCost else {
         disk.remove(request.key)
         forgetOnDisk(request.key)
@@ -200,7 +203,8 @@ extension CacheEngine {
   ) throws(FileError) {
     let now = request.time
     let stored = disk.pointer(to: location)
-    guard let readCost = try backend?.read(request.key, stored.pointee) else {
+    let read = try backend?.read(request.key, size: stored.pointee.size, contentClass: stored.pointee.contentClass)
+    guard let readCost = read else {
       disk.remove(request.key)
       forgetOnDisk(request.key)
       try fetch(request, current, version: version, now: now, latency: &latency)

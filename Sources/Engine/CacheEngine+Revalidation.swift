@@ -15,7 +15,10 @@ extension CacheEngine {
     if current.originFailed {
       if background { return }
       if tier.configuration.expiry.mayServeOnError(stored, now: now) {
-        latency += inDisk ? (try backend?.read(request.key, stored) ?? 0) : configuration.latency.memoryHit
+        latency +=
+          inDisk
+          ? (try backend?.read(request.key, size: stored.size, contentClass: stored.contentClass) ?? 0)
+          : configuration.latency.memoryHit
         counters.servedOnError += 1
         try serve(request, stored, current, version: version, from: tier, at: tier.locate(request.key), now: now)
         return

@@ -21,8 +21,9 @@ protocol DiskBackend: AnyObject {
   var counters: DiskCounters { get }
   /// Stores an object's body and metadata (replacing an older copy).
   func write(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64
-  /// Reads an object's body; returns nil if the stored copy is missing or damaged.
-  func read(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64?
+  /// Reads the body of an object of `size` bytes filed under `contentClass` (all a read
+  /// needs, so a hit copies no metadata); returns nil if the stored copy is missing or damaged.
+  func read(_ key: UInt64, size: Int64, contentClass: ContentClass) throws(FileError) -> Int64?
   /// Persists a changed access date or expiry.
   func updateDates(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError)
   /// Deletes an object.
@@ -51,10 +52,10 @@ final class SimulatedDisk: DiskBackend {
     return cost(metadata.size)
   }
 
-  func read(_ key: UInt64, _ metadata: EntryMetadata) -> Int64? {
+  func read(_ key: UInt64, size: Int64, contentClass: ContentClass) -> Int64? {
     counters.reads += 1
-    counters.bytesRead += metadata.size
-    return cost(metadata.size)
+    counters.bytesRead += size
+    return cost(size)
   }
 
   func updateDates(_ key: UInt64, _ metadata: EntryMetadata) {}

@@ -92,9 +92,9 @@ extension FileStore {
     return (decoded.key, decoded.metadata, total + Int64(Self.headerLength))
   }
 
-  func read(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) -> Int64? {
+  func read(_ key: UInt64, size: Int64, contentClass: ContentClass) throws(FileError) -> Int64? {
     let started = MonotonicClock.microseconds()
-    let file = path(key, metadata.contentClass)
+    let file = path(key, contentClass)
     guard let loaded = load(file, expectedKey: key) else {
       if unlink(file) == 0 { counters.corruptDiscarded += 1 }
       return nil
