@@ -218,16 +218,17 @@ final class Tier {
     case .refused: return false
     case .missing(let units):
       let (storage, evictedItself) = insertMissing(key, size: units)
-      if evictedItself || storage == nil {
-        var metadata = EntryMetadata.placeholder
-        build(&metadata)
-        prepare(&metadata, attributes: attributes, now: now)
-        if evictedItself { evicted.record(key, metadata) }
-        storage?.pointee = metadata
-      } else if let storage {
+      if let storage, !evictedItself {
+        // The usual miss: built where it stays.
         build(&storage.pointee)
         prepare(&storage.pointee, attributes: attributes, now: now)
+        return true
       }
+      var metadata = EntryMetadata.placeholder
+      build(&metadata)
+      prepare(&metadata, attributes: attributes, now: now)
+      if evictedItself { evicted.record(key, metadata) }
+      storage?.pointee = metadata
       return storage != nil
     case .held(let units):
       var metadata = EntryMetadata.placeholder
