@@ -169,10 +169,7 @@ extension CacheEngine {
       try serveFromMemory(request, version: version, at: location, now: now)
       return
     }
-    if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
-    counters.hitBytes += request.size
-    if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
-    if stored.bodyLost { counters.lostBodyServed += 1 }
+    countHit(request, fromDisk: fromDisk, stored: (stored.version, stored.bodyLost), current: version)
     var updated = stored
     updated.accessCount &+= 1
     if !fromDisk || tier.configuration.readsUpdateAccessDate {
@@ -211,16 +208,9 @@ extension CacheEngine {
       return
     }
     latency += readCost
-    counters.diskHits += 1
-    counters.hitBytes += request.size
-    if stored.pointee.version >= 0, version >= 0, stored.pointee.version < version { counters.staleServed += 1 }
-    if stored.pointee.bodyLost { counters.lostBodyServed += 1 }
-    stored.pointee.accessCount &+= 1
-    if disk.configuration.readsUpdateAccessDate {
-      stored.pointee.accessedAt = now
-      disk.touchExpiry(&stored.pointee, now: now)
-    }
-    let updated = stored.pointee
+    countHit(request, fromDisk: true, stored: (stored.pointee.version, stored.pointee.bodyLost), current: version)
+    let updated = disk.recordAccess(at: location, now: now, datesAccess: disk.configuration.readsUpdateAccessDate)
+      .pointee
     disk.touch(location)
     try settleDiskEvictions()
     try backend?.updateDates(request.key, updated)
@@ -231,13 +221,20 @@ extension CacheEngine {
   /// the stored metadata in place (no copy), and the disk copy's date where the library does.
   @inline(__always)
   func serveFromMemory(_ request: Request, version: Int64, at location: Tier.Location, now: Int64) throws(FileError) {
-    counters.memoryHits += 1
-    counters.hitBytes += request.size
     let stored = memory.recordHit(at: location, now: now)
+    countHit(request, fromDisk: false, stored: stored, current: version)
     if memory.evicted.count > 0 { try settleMemoryEvictions() }
-    if stored.version >= 0, version >= 0, stored.version < version { counters.staleServed += 1 }
-    if stored.bodyLost { counters.lostBodyServed += 1 }
     try touchDiskCopy(request.key, now: now)
+  }
+
+  /// Counts a hit from memory or disk on a stored copy of `stored.version` (and whether its
+  /// body was lost) when the origin holds `current`: hits, hit bytes, stale and lost bodies.
+  @inline(__always)
+  func countHit(_ request: Request, fromDisk: Bool, stored: (version: Int64, bodyLost: Bool), current: Int64) {
+    if fromDisk { counters.diskHits += 1 } else { counters.memoryHits += 1 }
+    counters.hitBytes += request.size
+    if stored.version >= 0, current >= 0, stored.version < current { counters.staleServed += 1 }
+    if stored.bodyLost { counters.lostBodyServed += 1 }
   }
 
   /// A memory hit also dates the disk copy where the library does (``EngineConfiguration/memoryHitTouchesDisk``).

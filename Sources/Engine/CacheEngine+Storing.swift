@@ -17,10 +17,8 @@ extension CacheEngine {
     if hasMemory, storable, memory.allowsStoring(attributes, now: now) || bodyLost {
       // Built in place in the memory tier's storage: no copy of the metadata.
       _ = memory.insertResponse(request.key, size: request.size, cost: cost, attributes: attributes, now: now) {
-        metadata in
-        metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
-        metadata.bodyLost = bodyLost
-        metadata.version = version
+        $0 = Self.response(
+          request, attributes, cost: cost, version: version, now: now, roundTrip: roundTrip, bodyLost: bodyLost)
       }
       try settleMemoryEvictions()
     } else if hasMemory {
@@ -43,11 +41,23 @@ extension CacheEngine {
     _ request: Request, _ attributes: RequestAttributes, cost: Int64, version: Int64, now: Int64, roundTrip: Int64,
     bodyLost: Bool
   ) throws(FileError) {
+    var metadata = Self.response(
+      request, attributes, cost: cost, version: version, now: now, roundTrip: roundTrip, bodyLost: bodyLost)
+    disk.prepare(&metadata, attributes: attributes, now: now)
+    try putOnDisk(request.key, metadata)
+  }
+
+  /// The metadata a stored response starts with, before a tier sets its expiry: the origin's
+  /// `version`, received at `now` after `roundTrip`.
+  @inline(__always)
+  static func response(
+    _ request: Request, _ attributes: RequestAttributes, cost: Int64, version: Int64, now: Int64, roundTrip: Int64,
+    bodyLost: Bool
+  ) -> EntryMetadata {
     var metadata = EntryMetadata(request: request, attributes: attributes, cost: cost, now: now, latency: roundTrip)
     metadata.bodyLost = bodyLost
     metadata.version = version
-    disk.prepare(&metadata, attributes: attributes, now: now)
-    try putOnDisk(request.key, metadata)
+    return metadata
   }
 
   func putInMemory(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
@@ -84,8 +94,9 @@ extension CacheEngine {
   @inline(__always)
   func putOnDisk(_ key: UInt64, _ metadata: EntryMetadata) throws(FileError) {
     guard hasDisk else { return }
-    // The copy it replaces, kept only in case the policy refuses the new one (no copy made
-    // when the key is not on disk, the usual case).
+    // The copy it replaces, kept in case the policy refuses the new one. Spelled as a
+    // lookup and a read rather than `disk.metadata(key)`, which measured one more 197-byte
+    // copy per disk write (gdb count of `memmove` calls).
     let previous = disk.locate(key).map { disk[$0] }
     let admitted = disk.insert(key, metadata)
     try settleDiskEvictions()

@@ -140,15 +140,26 @@ final class Tier {
     location.tracked ? entries.pointer(to: location.slot) : untracked.pointer(to: location.slot)
   }
 
-  /// Counts a hit on the object at `location` in place (access count, access date, sliding
-  /// expiry) and tells the policy; returns the stored version and whether the body was lost.
-  /// No metadata is copied.
+  /// Counts an access to the object at `location` in place: its access count, and with
+  /// `datesAccess` its access date and sliding expiry. Returns where it is (valid until the
+  /// tier next inserts, removes or evicts); the policy is not told. No metadata is copied.
   @inline(__always)
-  func recordHit(at location: Location, now: Int64) -> (version: Int64, bodyLost: Bool) {
+  func recordAccess(at location: Location, now: Int64, datesAccess: Bool = true) -> UnsafeMutablePointer<EntryMetadata>
+  {
     let metadata = pointer(to: location)
     metadata.pointee.accessCount &+= 1
-    metadata.pointee.accessedAt = now
-    touchExpiry(&metadata.pointee, now: now)
+    if datesAccess {
+      metadata.pointee.accessedAt = now
+      touchExpiry(&metadata.pointee, now: now)
+    }
+    return metadata
+  }
+
+  /// ``recordAccess(at:now:datesAccess:)`` of a hit, then tells the policy; returns the stored
+  /// version and whether the body was lost.
+  @inline(__always)
+  func recordHit(at location: Location, now: Int64) -> (version: Int64, bodyLost: Bool) {
+    let metadata = recordAccess(at: location, now: now)
     let stored = (version: metadata.pointee.version, bodyLost: metadata.pointee.bodyLost)
     touch(location)
     return stored
@@ -224,17 +235,20 @@ final class Tier {
         prepare(&storage.pointee, attributes: attributes, now: now)
         return true
       }
-      var metadata = EntryMetadata.placeholder
-      build(&metadata)
-      prepare(&metadata, attributes: attributes, now: now)
+      let metadata = built()
       if evictedItself { evicted.record(key, metadata) }
       storage?.pointee = metadata
       return storage != nil
     case .held(let units):
+      return replace(key, built(), size: units)
+    }
+
+    /// The metadata as a value, for the cases that need one.
+    func built() -> EntryMetadata {
       var metadata = EntryMetadata.placeholder
       build(&metadata)
       prepare(&metadata, attributes: attributes, now: now)
-      return replace(key, metadata, size: units)
+      return metadata
     }
   }
 
@@ -329,30 +343,25 @@ final class Tier {
 
   /// Removes `key` and returns its metadata, if it was held (one copy of it).
   func take(_ key: UInt64) -> EntryMetadata? {
-    let slot = trackedSlot(key)
-    if slot >= 0 {
-      let metadata = entries[slot]
-      entries.remove(slot)
-      _ = simulation.remove(key)
-      return metadata
-    }
-    let loose = untracked.find(key)
-    guard loose >= 0 else { return nil }
-    let metadata = untracked[loose]
-    untracked.remove(loose)
+    guard let location = locate(key) else { return nil }
+    let metadata = self[location]
+    remove(key, at: location)
     return metadata
   }
 
   /// Removes `key` if held, copying nothing (purges drop every memory object this way).
   func remove(_ key: UInt64) {
-    let slot = trackedSlot(key)
-    if slot >= 0 {
-      entries.remove(slot)
+    if let location = locate(key) { remove(key, at: location) }
+  }
+
+  /// Removes `key`, held at `location`, from the policy (if tracked) and the metadata.
+  private func remove(_ key: UInt64, at location: Location) {
+    if location.tracked {
+      entries.remove(location.slot)
       _ = simulation.remove(key)
-      return
+    } else {
+      untracked.remove(location.slot)
     }
-    let loose = untracked.find(key)
-    if loose >= 0 { untracked.remove(loose) }
   }
 
   /// Evicts by the policy's rule (at least one object); ``evicted`` tells what left.
