@@ -6,6 +6,10 @@ extension CacheEngine {
   /// Handles one trace row. Tiers see the key the library files it under
   /// (``LibraryRules/cacheKey(_:_:)``); the origin keeps the trace key.
   public func process(_ request: Request, _ attributes: RequestAttributes) throws(EngineError) {
+    if throughPolicyLoop {
+      try processThroughPolicyLoop(request, attributes)
+      return
+    }
     do throws(FileError) {
       if hasTimers { try fireTimers(request.time) }
       var filed = request

@@ -35,15 +35,27 @@ public final class CacheEngine {
   let genericRules: Bool
   /// Whether any timer is configured (checked on every request otherwise).
   let hasTimers: Bool
+  /// Rows are served through the memory policy's own loop (``replay(_:range:)``), the tier
+  /// keeping no metadata: built for rows without attributes, and
+  /// ``servesThroughPolicyLoop(_:)``.
+  public let throughPolicyLoop: Bool
+  /// Each row's outcome in the policy loop, reused by every ``replay(_:range:)``.
+  var outcomeScratch: [Outcome] = []
 
-  /// Builds an engine, opening (and recovering) the file store if configured.
-  public init(_ configuration: EngineConfiguration, seed: UInt64 = 0) throws(EngineError) {
+  /// Builds an engine, opening (and recovering) the file store if configured. With
+  /// `rowsCarryAttributes` false (a trace format without them), every row it is given must
+  /// carry the default attributes, and a configuration that
+  /// ``servesThroughPolicyLoop(_:)`` serves them through its policy's loop.
+  public init(_ configuration: EngineConfiguration, seed: UInt64 = 0, rowsCarryAttributes: Bool = true)
+    throws(EngineError)
+  {
     self.configuration = configuration
     hasMemory = configuration.memory != nil
     hasDisk = configuration.disk != nil
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
+    throughPolicyLoop = !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)
     latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
     do throws(ConfigurationError) {
       // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
@@ -64,6 +76,7 @@ public final class CacheEngine {
     } catch {
       throw .configuration(error)
     }
+    memory.keepsMetadata = !throughPolicyLoop
     switch configuration.diskBackend {
     case .simulated:
       backend = configuration.disk == nil ? nil : SimulatedDisk(latency: configuration.latency)
@@ -119,6 +132,6 @@ public final class CacheEngine {
 
   /// The metadata the disk tier holds for `key` (for tests and tools).
   public func diskMetadata(_ key: UInt64) -> EntryMetadata? { disk.metadata(key) }
-  /// The metadata the memory tier holds for `key`.
+  /// The metadata the memory tier holds for `key` (nil when it keeps none: ``throughPolicyLoop``).
   public func memoryMetadata(_ key: UInt64) -> EntryMetadata? { memory.metadata(key) }
 }

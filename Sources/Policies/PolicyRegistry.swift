@@ -81,6 +81,8 @@ extension PolicyEntry: RegistryEntry {
 public struct PolicyEntry: Sendable {
   /// The policy's name, parameters and documentation.
   public let descriptor: PolicyDescriptor
+  /// Whether the policy's slots are stable (``EvictionPolicy/slotsAreStable``).
+  public let slotsAreStable: Bool
   let factory:
     @Sendable (Int64, Parameters, PolicyContext, TimeToLive?, (any AdmissionPolicy)?) throws(ConfigurationError) ->
       any CacheSimulation
@@ -88,6 +90,7 @@ public struct PolicyEntry: Sendable {
   /// Registers policy type `P`.
   public init<P: EvictionPolicy & ~Copyable>(_ type: P.Type) {
     descriptor = P.descriptor
+    slotsAreStable = P.slotsAreStable
     factory = { capacity, parameters, context, timeToLive, admission throws(ConfigurationError) in
       PolicySimulation(
         try P(capacity: capacity, parameters: parameters, context: context), timeToLive: timeToLive,

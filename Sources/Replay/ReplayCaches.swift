@@ -66,7 +66,9 @@ extension Replayer {
       }
       engineCells.append((cell, labeled))
       do throws(EngineError) {
-        engines.append(try CacheEngine(labeled.configuration, seed: config.seed))
+        engines.append(
+          try CacheEngine(
+            labeled.configuration, seed: config.seed, rowsCarryAttributes: plan.reader.traits.hasAttributes))
       } catch {
         if case .configuration(let inner) = error { throw .configuration(inner) }
         throw .engine(label: labeled.label, error)

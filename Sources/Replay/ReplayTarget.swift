@@ -44,12 +44,11 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
     failure = batch.withRequests { requests in
       batch.withAttributes { attributes in
         do throws(EngineError) {
-          // Attributes are read in place; rows without any share one empty value.
+          // Attributes are read in place; rows without any go to the engine as a range.
           if let attributes {
             for index in range { try engine.process(requests[index], attributes[index]) }
           } else {
-            let none = RequestAttributes()
-            for index in range { try engine.process(requests[index], none) }
+            try engine.replay(requests, range: range)
           }
           return nil
         } catch {

@@ -100,6 +100,27 @@ private final class MemoryEngineState {
   }
 }
 
+/// The same memory-only LRU engine (capacity in bytes; every size is 1) built for rows
+/// without attributes, so that it serves them through the policy's own loop, fed the replay
+/// benchmarks' batches: `Engine_memory_lru_policy_loop` against `Replay_lru`.
+private final class PolicyLoopEngineState {
+  let engine: CacheEngine
+  let batches = Workload.replayBatches
+
+  init() throws {
+    let memory = try TierConfiguration(parsing: "lru:\(Workload.replayCapacity)")
+    engine = try CacheEngine(EngineConfiguration(name: "engine", memory: memory), rowsCarryAttributes: false)
+    precondition(engine.throughPolicyLoop, "the memory-only LRU engine should serve through the policy loop")
+    for _ in 0..<2 { try replayAll() }
+  }
+
+  func replayAll() throws {
+    for batch in batches {
+      try batch.withRequests { (requests) throws(EngineError) in try engine.replay(requests, range: 0..<batch.count) }
+    }
+  }
+}
+
 /// A preset engine warmed on the sized stream, then fed the stream in order, over and over;
 /// each pass shifts trace time forward so time never goes back.
 private final class EngineState {
@@ -170,6 +191,14 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(state.engine.stats.hits)
   } setup: {
     try MemoryEngineState()
+  }
+
+  Benchmark("Engine_memory_lru_policy_loop") { benchmark, state in
+    precondition(state.batches.reduce(0) { $0 + $1.count } == benchmark.scaledIterations.count)
+    try state.replayAll()
+    blackHole(state.engine.stats.hits)
+  } setup: {
+    try PolicyLoopEngineState()
   }
 
   // About 1 µs per request: 1 000 requests per iteration give enough samples.

@@ -39,6 +39,13 @@ public protocol CacheSimulation: AnyObject, Sendable {
   /// Runs the policy's self-check.
   func checkInvariants() throws(InvariantViolation)
 
+  /// Replays `requests[range]` as an engine's memory tier that keeps no metadata: the
+  /// policy's own request loop (``EvictionPolicy/replayServing(_:range:outcomes:evictions:admission:)``),
+  /// each `get`'s outcome written to `outcomes[index - range.lowerBound]`. Returns how many
+  /// objects were evicted; ``counters`` do not change. Not for a `--ttl` simulation.
+  func replayServing(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
+  ) -> Int64
   /// Serves one request; `victims` is replaced by the objects evicted to make room.
   func serve(_ request: Request, victims: inout [Victim]) -> Outcome
   /// Serves a request for an object known to be cached (a hit: nothing is evicted), without
@@ -188,6 +195,15 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     if let admission, let other = fresh.admission { admission.adopt(other) }
   }
   public func checkInvariants() throws(InvariantViolation) { try policy.checkInvariants() }
+
+  public func replayServing(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
+  ) -> Int64 {
+    precondition(timeToLive == nil, "replayServing(_:range:outcomes:) is for an engine tier, without --ttl")
+    var evictions: Int64 = 0
+    policy.replayServing(requests, range: range, outcomes: outcomes, evictions: &evictions, admission: admission)
+    return evictions
+  }
 
   public func replay(_ batch: RequestBatch, range: Range<Int>) {
     guard let timeToLive else {

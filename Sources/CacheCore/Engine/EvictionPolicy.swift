@@ -74,6 +74,14 @@ public protocol EvictionPolicy: ~Copyable, SendableMetatype {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters,
     admission: AdmissionGate?)
 
+  /// ``replay(_:range:counters:admission:)`` for an engine's memory tier that keeps no
+  /// metadata (``CacheSimulation/replayServing(_:range:outcomes:)``): each `get`'s outcome
+  /// goes to `outcomes[index - range.lowerBound]` and evictions are added to `evictions`. A
+  /// requirement, specialised per policy.
+  mutating func replayServing(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>,
+    evictions: inout Int64, admission: AdmissionGate?)
+
   /// ``replay(_:range:counters:admission:)`` for a `--ttl` run: objects expire by `rule`,
   /// their expiry times kept in `table`. A requirement for the same reason: specialised per
   /// policy.
@@ -250,17 +258,36 @@ extension EvictionPolicy where Self: ~Copyable {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters,
     admission: AdmissionGate?
   ) {
+    var outcomes = DiscardedOutcomes()
     if let admission {
-      replayLoop(requests, range: range, counters: &counters, admission: admission)
+      replayLoop(requests, range: range, counters: &counters, admission: admission, outcomes: &outcomes)
     } else {
-      replayLoop(requests, range: range, counters: &counters, admission: AdmitAll())
+      replayLoop(requests, range: range, counters: &counters, admission: AdmitAll(), outcomes: &outcomes)
     }
   }
 
-  /// ``replay(_:range:counters:admission:)`` for one kind of admission check.
   @inlinable
-  public mutating func replayLoop<Gate: AdmissionCheck>(
-    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters, admission: Gate
+  public mutating func replayServing(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>,
+    evictions: inout Int64, admission: AdmissionGate?
+  ) {
+    var recorded = RecordedOutcomes(outcomes, first: range.lowerBound)
+    var counters = MissCounters()
+    if let admission {
+      replayLoop(requests, range: range, counters: &counters, admission: admission, outcomes: &recorded)
+    } else {
+      replayLoop(requests, range: range, counters: &counters, admission: AdmitAll(), outcomes: &recorded)
+    }
+    evictions &+= counters.evictions
+  }
+
+  /// The one request loop of every policy run and memory-only engine: ``replay(_:range:counters:admission:)``
+  /// and ``replayServing(_:range:outcomes:evictions:admission:)`` for one kind of admission
+  /// check and of outcome report.
+  @inlinable
+  public mutating func replayLoop<Gate: AdmissionCheck, Outcomes: ReplayOutcomes>(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters, admission: Gate,
+    outcomes: inout Outcomes
   ) {
     var victims = EvictionCounter()
     var misses = counters.misses
@@ -275,7 +302,9 @@ extension EvictionPolicy where Self: ~Copyable {
         continue
       }
       admission.observe(request)
-      switch handle(request, victims: &victims, admission: admission) {
+      let outcome = handle(request, victims: &victims, admission: admission)
+      outcomes.record(outcome, at: index)
+      switch outcome {
       case .hit:
         break
       case .inserted:
@@ -313,6 +342,35 @@ public enum Outcome: UInt8, Sendable {
   case inserted
   /// A miss; the object is larger than the whole cache and was not inserted.
   case rejected
+}
+
+/// What the request loop does with each `get`'s outcome: a plain policy run only counts
+/// them (``DiscardedOutcomes``); an engine's memory tier records them for the engine to
+/// account (``RecordedOutcomes``).
+public protocol ReplayOutcomes {
+  /// Called with the outcome of the `get` at `index`. O(1).
+  mutating func record(_ outcome: Outcome, at index: Int)
+}
+
+/// The outcomes of a plain policy run: only counted, in ``MissCounters``.
+@frozen
+public struct DiscardedOutcomes: ReplayOutcomes {
+  @inlinable public init() {}
+  @inlinable public mutating func record(_ outcome: Outcome, at index: Int) {}
+}
+
+/// The outcomes of an engine's memory tier, written to a buffer indexed by row.
+@frozen
+public struct RecordedOutcomes: ReplayOutcomes {
+  /// Where row `index`'s outcome goes: `buffer[index - first]`.
+  @usableFromInline let buffer: UnsafeMutablePointer<Outcome>
+  @usableFromInline let first: Int
+
+  @inlinable public init(_ buffer: UnsafeMutablePointer<Outcome>, first: Int) {
+    self.buffer = buffer
+    self.first = first
+  }
+  @inlinable public mutating func record(_ outcome: Outcome, at index: Int) { buffer[index &- first] = outcome }
 }
 
 /// Receives the objects a policy evicts while serving a request.

@@ -55,6 +55,7 @@ extension Tier {
   /// Checks the policy and that it holds exactly the objects with metadata.
   func checkInvariants() throws(InvariantViolation) {
     try simulation.checkInvariants()
+    guard keepsMetadata else { return }
     if entries.indexed { try entries.checkIndex() }
     try untracked.checkIndex()
     var tracked = 0

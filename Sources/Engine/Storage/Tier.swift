@@ -29,6 +29,10 @@ final class Tier {
   /// The tier's objects never expire (`none`): the expiry calls below answer without asking
   /// the rule.
   let expiresNothing: Bool
+  /// False for an engine that serves through the policy's loop
+  /// (``CacheEngine/throughPolicyLoop``): only the policy holds the objects, and
+  /// ``metadata(_:)`` finds none.
+  var keepsMetadata = true
 
   /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves.
   init(_ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool) throws(ConfigurationError) {
@@ -87,7 +91,7 @@ final class Tier {
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
   var occupied: Int64 { simulation.occupiedBytes }
   /// Objects held, untracked ones included.
-  var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
+  var count: Int { (entries.indexed && keepsMetadata ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
   @inline(__always)
@@ -167,7 +171,8 @@ final class Tier {
 
   /// The metadata of `key`, if held (tracked or untracked).
   func metadata(_ key: UInt64) -> EntryMetadata? {
-    locate(key).map { self[$0] }
+    guard keepsMetadata else { return nil }
+    return locate(key).map { self[$0] }
   }
 
   /// Replaces the metadata of a held object.

@@ -1,0 +1,89 @@
+import CacheCore
+import Policies
+
+/// Rows without attributes on a memory-only engine with CacheLab's generic rules and objects
+/// that never expire: the memory policy's own request loop serves them (the loop of a plain
+/// policy run, ``CacheSimulation/replayServing(_:range:outcomes:)``) and the engine accounts
+/// each outcome as its general path would. Nothing such a run does reads per-object metadata
+/// (every version is the first, nothing expires, no disk), so the tier keeps none. The loop
+/// stores a `put` through the policy's `store` (remove, then serve as a miss), which for a
+/// policy with stable slots is the engine's store: such a policy keeps no ghost entries.
+/// `PolicyLoopEquivalenceTests` checks the two paths count alike, row mix by row mix.
+extension CacheEngine {
+  /// Whether `configuration` reads no per-object metadata on rows without attributes and its
+  /// tier is its policy alone: a memory tier alone whose policy has stable slots (its
+  /// general path then keeps no index either, and a hit tells the policy only the slot) and
+  /// no admission policy (the general path shows one a hit with the stored size, the loop
+  /// with the request's), generic rules, objects that never expire, no admission limit, a capacity in bytes (or
+  /// cost, which is then the size) without blocks, no timers and no action on a row without
+  /// an event.
+  public static func servesThroughPolicyLoop(_ configuration: EngineConfiguration) -> Bool {
+    guard let memory = configuration.memory, memory.policy.entry.slotsAreStable, memory.policy.admission == nil,
+      configuration.disk == nil,
+      configuration.diskMemory == nil,
+      configuration.rules is GenericRules, memory.expiry.rule is NoExpiry, memory.admissionLimit == nil,
+      memory.unit != .count, memory.blockSize == 0, configuration.timers.isEmpty
+    else { return false }
+    return configuration.events[LifecycleEvent.none]?.isEmpty ?? true
+  }
+
+  /// Replays `requests[range]`, rows without attributes: through the memory policy's loop
+  /// when the engine was built for such rows and ``servesThroughPolicyLoop(_:)``, otherwise
+  /// one ``process(_:_:)`` per row. Allocates only when a longer range than before needs a
+  /// larger outcome buffer.
+  public func replay(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>) throws(EngineError) {
+    guard throughPolicyLoop else {
+      let none = RequestAttributes()
+      for index in range { try process(requests[index], none) }
+      return
+    }
+    if outcomeScratch.count < range.count {
+      outcomeScratch = [Outcome](repeating: .hit, count: max(range.count, 2 * outcomeScratch.count))
+    }
+    outcomeScratch.withUnsafeMutableBufferPointer { outcomes in
+      guard let buffer = outcomes.baseAddress else { return }
+      counters.memoryEvictions += memory.simulation.replayServing(requests, range: range, outcomes: buffer)
+      account(requests, range: range, outcomes: buffer)
+    }
+  }
+
+  /// Counts the `get` rows of `requests[range]` as ``get(_:_:version:)`` does: a hit from
+  /// memory at the memory latency, or a fetch from the origin (which never fails without
+  /// attributes) at its round trip and transfer time. O(range).
+  private func account(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
+  ) {
+    let header = configuration.latency.headerBytes
+    let hitLatency = configuration.latency.memoryHit
+    let roundTrip = configuration.latency.originRoundTrip
+    var tally = counters
+    for index in range where requests[index].operation == .get {
+      let size = requests[index].size
+      tally.requests += 1
+      tally.requestBytes += size
+      if outcomes[index - range.lowerBound] == .hit {
+        tally.memoryHits += 1
+        tally.hitBytes += size
+        latencies.record(hitLatency)
+      } else {
+        tally.originFetches += 1
+        tally.originBytes += size + header
+        latencies.record(roundTrip + transfer(size + header))
+      }
+    }
+    counters = tally
+  }
+
+  /// ``process(_:_:)`` of an engine serving through its policy loop: `attributes` must be
+  /// the defaults, as the engine was promised.
+  func processThroughPolicyLoop(_ request: Request, _ attributes: RequestAttributes) throws(EngineError) {
+    guard attributes == RequestAttributes() else {
+      throw .configuration(
+        ConfigurationError(.invalidValue, "a row with attributes reached an engine built for rows without"))
+    }
+    var row = request
+    try withUnsafePointer(to: &row) { (pointer) throws(EngineError) in
+      try replay(UnsafeBufferPointer(start: pointer, count: 1), range: 0..<1)
+    }
+  }
+}
