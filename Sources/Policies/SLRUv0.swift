@@ -55,11 +55,13 @@ public struct SLRUv0: EvictionPolicy, ~Copyable {
   }
 
   /// Moves a hit object one segment up with its request's size, cooling the segment above
-  /// until it fits; an object in the top segment stays where it is.
+  /// until it fits; an object in the top segment stays where it is, and so does one whose
+  /// request has grown larger than a segment (libCacheSim's `SLRUv0_check` answers such a
+  /// hit without moving it; cooling could never make room for it).
   @inlinable
   mutating func promote<Sink: VictimSink>(_ slot: Int32, size: Int64, victims: inout Sink) {
     let from = Int(arena[slot].extra)
-    guard from < segments.count - 1 else { return }
+    guard from < segments.count - 1, size <= segmentCapacity else { return }
     arena.unlink(slot, from: &segments[from])
     while segments[from + 1].bytes + size > segmentCapacity { cool(from + 1, victims: &victims) }
     arena[slot].size = size

@@ -61,4 +61,39 @@ import Testing
       }
     }
   }
+
+  /// The same when an object's size changes between requests, growing on a hit up to the
+  /// whole cache: first the pattern that crashed `slru-v0` before 2026-11-26 (a hit that
+  /// outgrew a segment made its promotion cool empty segments looking for room), then every
+  /// 9th request of a stream asking for a size 5 to 40 times the object's usual one, at most
+  /// the capacity. `arc-v0` keeps a grown T1 hit over capacity, as libCacheSim's ARCv0 does,
+  /// so for it only the run itself is checked.
+  @Test(arguments: names)
+  func invariantsHoldWhenSizesChange(name: String) throws {
+    let usual = SyntheticTraces.requests(count: 1200, objects: 60, sizes: 1...400, seed: 21)
+    let checked = name != ARCv0.descriptor.name
+    for capacity: Int64 in [400, 2000, 12_000] {
+      var requests = [10, 10, capacity / 2, 10].enumerated().map { index, size in
+        Request(time: Int64(index), key: index % 2 == 0 ? 1 : 2, size: size)
+      }
+      requests[3].key = 1
+      for (index, request) in usual.enumerated() {
+        var grown = request
+        if index % 9 == 4 { grown.size = min(capacity, request.size * Int64(5 + index % 36)) }
+        requests.append(grown)
+      }
+      let driver = try PolicyDriver(PolicySpec(parsing: name), capacity: capacity)
+      for (index, request) in requests.enumerated() {
+        driver.serve(request)
+        guard checked else { continue }
+        do {
+          try driver.simulation.checkInvariants()
+        } catch {
+          Issue.record("\(name) capacity \(capacity) request \(index) (size \(request.size)): \(error)")
+          return
+        }
+      }
+      #expect(driver.simulation.objectCount > 0)
+    }
+  }
 }
