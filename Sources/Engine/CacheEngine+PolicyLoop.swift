@@ -11,18 +11,17 @@ import Policies
 /// `PolicyLoopEquivalenceTests` checks the two paths count alike, row mix by row mix.
 extension CacheEngine {
   /// Whether `configuration` reads no per-object metadata on rows without attributes and its
-  /// tier is its policy alone: a memory tier alone whose policy has stable slots (its
-  /// general path then keeps no index either, and a hit tells the policy only the slot) and
-  /// no admission policy (the general path shows one a hit with the stored size, the loop
-  /// with the request's), generic rules, objects that never expire, no admission limit, a capacity in bytes (or
-  /// cost, which is then the size) without blocks, no timers and no action on a row without
-  /// an event.
+  /// tier is its policy alone: a memory tier alone whose policy has stable slots (its general
+  /// path then keeps no index either, and a hit tells the policy only the slot) and no
+  /// admission policy (the general path shows one a hit with the stored size, the loop with
+  /// the request's), generic rules, objects that never expire, no admission limit, a capacity
+  /// in bytes (or cost, which is then the size) without blocks, no timers and no action on a
+  /// row without an event.
   public static func servesThroughPolicyLoop(_ configuration: EngineConfiguration) -> Bool {
     guard let memory = configuration.memory, memory.policy.entry.slotsAreStable, memory.policy.admission == nil,
-      configuration.disk == nil,
-      configuration.diskMemory == nil,
-      configuration.rules is GenericRules, memory.expiry.rule is NoExpiry, memory.admissionLimit == nil,
-      memory.unit != .count, memory.blockSize == 0, configuration.timers.isEmpty
+      configuration.disk == nil, configuration.diskMemory == nil, configuration.rules is GenericRules,
+      memory.expiry.rule is NoExpiry, memory.admissionLimit == nil, memory.unit != .count, memory.blockSize == 0,
+      configuration.timers.isEmpty
     else { return false }
     return configuration.events[LifecycleEvent.none]?.isEmpty ?? true
   }
