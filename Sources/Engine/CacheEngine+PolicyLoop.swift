@@ -12,13 +12,14 @@ import Policies
 extension CacheEngine {
   /// Whether `configuration` reads no per-object metadata on rows without attributes and its
   /// tier is its policy alone: a memory tier alone whose policy has stable slots (its general
-  /// path then keeps no index either, and a hit tells the policy only the slot) and no
-  /// admission policy (the general path shows one a hit with the stored size, the loop with
-  /// the request's), generic rules, objects that never expire, no admission limit, a capacity
-  /// in bytes (or cost, which is then the size) without blocks, no timers and no action on a
-  /// row without an event.
+  /// path then keeps no index either, and a hit tells the policy only the slot), no admission
+  /// policy that learns from every request (the general path shows it a hit with the stored
+  /// size, the loop with the request's: AdaptSize), generic rules, objects that never expire,
+  /// no admission limit, a capacity in bytes (or cost, which is then the size) without blocks,
+  /// no timers and no action on a row without an event.
   public static func servesThroughPolicyLoop(_ configuration: EngineConfiguration) -> Bool {
-    guard let memory = configuration.memory, memory.policy.entry.slotsAreStable, memory.policy.admission == nil,
+    guard let memory = configuration.memory, memory.policy.entry.slotsAreStable,
+      memory.policy.admission.map({ !$0.entry.observesRequests }) ?? true,
       configuration.disk == nil, configuration.diskMemory == nil, configuration.rules is GenericRules,
       memory.expiry.rule is NoExpiry, memory.admissionLimit == nil, memory.unit != .count, memory.blockSize == 0,
       configuration.timers.isEmpty

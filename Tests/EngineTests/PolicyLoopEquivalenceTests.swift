@@ -9,8 +9,9 @@ import Testing
 /// general path, row by row: every counter, the latency histogram, and what the tier holds.
 /// The rows mix `get`s, `put`s of held and absent objects, `delete`s, sizes that change and
 /// objects larger than the cache. Registry-driven over every policy and admission policy
-/// (policies without stable slots and tiers with admission keep the general path; with
-/// admission the two paths would differ once a hit's size changes, AdaptSize observing it).
+/// (policies without stable slots keep the general path, and so do tiers whose admission
+/// policy learns from every request: the two paths would differ once a hit's size changes,
+/// AdaptSize observing it).
 @Suite struct PolicyLoopEquivalenceTests {
   static let policies = PolicyRegistry.all.map(\.descriptor.name)
   static let admissions = AdmissionRegistry.all.map(\.descriptor.name)
@@ -54,6 +55,10 @@ import Testing
     #expect(!CacheEngine.servesThroughPolicyLoop(EngineConfiguration(name: "md", memory: memory, disk: memory)))
     #expect(!CacheEngine.servesThroughPolicyLoop(try PresetSpec(parsing: "sdwebimage").configuration))
     #expect(!CacheEngine.servesThroughPolicyLoop(try PresetSpec(parsing: "nscache-linux").configuration))
+    let learning = try TierConfiguration(parsing: "lru:1MiB,admission=adaptsize")
+    #expect(!CacheEngine.servesThroughPolicyLoop(EngineConfiguration(name: "l", memory: learning)))
+    let bloom = try TierConfiguration(parsing: "lru:1MiB,admission=bloom-filter")
+    #expect(CacheEngine.servesThroughPolicyLoop(EngineConfiguration(name: "b", memory: bloom)))
     let unstable = try TierConfiguration(parsing: "arc:1MiB")
     #expect(!CacheEngine.servesThroughPolicyLoop(EngineConfiguration(name: "a", memory: unstable)))
     let objects = try TierConfiguration(parsing: "lru:100objects")
@@ -79,10 +84,11 @@ import Testing
     let general = try CacheEngine(configuration, seed: 5)
     let looped = try CacheEngine(configuration, seed: 5, rowsCarryAttributes: false)
     #expect(!general.throughPolicyLoop)
-    // Policies without stable slots, and tiers with an admission policy, keep the general
-    // path (and so trivially agree).
+    // Policies without stable slots, and tiers whose admission policy learns from every
+    // request, keep the general path (and so trivially agree).
     let policy = try #require(configuration.memory?.policy)
-    #expect(looped.throughPolicyLoop == (policy.entry.slotsAreStable && policy.admission == nil))
+    let learns = policy.admission?.entry.observesRequests ?? false
+    #expect(looped.throughPolicyLoop == (policy.entry.slotsAreStable && !learns))
     for request in Self.rows { try general.process(request, RequestAttributes()) }
     try Self.rows.withUnsafeBufferPointer { (rows) throws(EngineError) in
       var start = 0

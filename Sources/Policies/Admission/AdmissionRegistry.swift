@@ -30,11 +30,14 @@ public enum AdmissionRegistry {
 public struct AdmissionEntry: Sendable, RegistryEntry {
   /// The admission policy's name, parameters and documentation.
   public let descriptor: PolicyDescriptor
+  /// Whether the admission policy learns from every request (``AdmissionPolicy/observesRequests``).
+  public let observesRequests: Bool
   let factory: @Sendable (Int64, Parameters, PolicyContext) throws(ConfigurationError) -> any AdmissionPolicy
 
   /// Registers admission policy type `A`.
   public init<A: AdmissionPolicy>(_ type: A.Type) {
     descriptor = A.descriptor
+    observesRequests = A.observesRequests
     factory = { capacity, parameters, context throws(ConfigurationError) in
       try A(capacity: capacity, parameters: parameters, context: context)
     }
