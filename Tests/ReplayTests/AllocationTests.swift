@@ -1,4 +1,5 @@
 import CacheCore
+import Engine
 import MallocCounter
 import Policies
 import TestSupport
@@ -52,6 +53,31 @@ import Traces
       }
     }
     #expect(simulation.counters.misses > 0)
+  }
+
+  /// A memory-only engine serving through its policy's loop (every stable-slot policy),
+  /// counting each outcome and latency as an engine does: no allocation either, once its
+  /// outcome buffer has grown to a batch.
+  @Test(
+    .enabled(if: malloc_counter_available() != 0),
+    arguments: PolicyRegistry.all.filter(\.slotsAreStable).map(\.descriptor.name))
+  func steadyStateEngineThroughThePolicyLoopDoesNotAllocate(policy: String) throws {
+    let memory = try TierConfiguration(parsing: "\(policy):500")
+    let engine = try CacheEngine(EngineConfiguration(name: "memory", memory: memory), rowsCarryAttributes: false)
+    #expect(engine.throughPolicyLoop)
+    let batch = RequestBatch(capacity: 4096)
+    for pass in 0..<3 {
+      let reader = try TraceSpec(parsing: "oracle-general").open(Self.path)
+      if pass == 2 { malloc_counter_start() }
+      while try reader.read(into: batch) {
+        try batch.withRequests { (rows) throws(EngineError) in try engine.replay(rows, range: 0..<rows.count) }
+      }
+      if pass == 2 {
+        let allocations = malloc_counter_stop()
+        #expect(allocations == 0, "\(policy) engine: \(allocations) allocations while replaying")
+      }
+    }
+    #expect(engine.stats.misses > 0 && engine.stats.hits > 0)
   }
 
   @Test(.enabled(if: malloc_counter_available() != 0))
