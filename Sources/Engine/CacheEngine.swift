@@ -55,7 +55,8 @@ public final class CacheEngine {
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
-    throughPolicyLoop = !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)
+    let throughPolicyLoop = !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)
+    self.throughPolicyLoop = throughPolicyLoop
     latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
     do throws(ConfigurationError) {
       // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
@@ -63,7 +64,7 @@ public final class CacheEngine {
       let spills = configuration.writePolicy == .writeOnEvict && configuration.disk != nil
       memory =
         try configuration.memory.map { (tier) throws(ConfigurationError) in
-          try Tier(tier, seed: seed, collectsEvicted: spills)
+          try Tier(tier, seed: seed, collectsEvicted: spills, keepsMetadata: !throughPolicyLoop)
         } ?? Tier.placeholder()
       disk =
         try configuration.disk.map { (tier) throws(ConfigurationError) in
@@ -76,7 +77,6 @@ public final class CacheEngine {
     } catch {
       throw .configuration(error)
     }
-    memory.keepsMetadata = !throughPolicyLoop
     switch configuration.diskBackend {
     case .simulated:
       backend = configuration.disk == nil ? nil : SimulatedDisk(latency: configuration.latency)

@@ -32,11 +32,15 @@ final class Tier {
   /// False for an engine that serves through the policy's loop
   /// (``CacheEngine/throughPolicyLoop``): only the policy holds the objects, and
   /// ``metadata(_:)`` finds none.
-  var keepsMetadata = true
+  let keepsMetadata: Bool
 
-  /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves.
-  init(_ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool) throws(ConfigurationError) {
+  /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves; without
+  /// `keepsMetadata`, the policy alone holds the objects.
+  init(_ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool, keepsMetadata: Bool = true)
+    throws(ConfigurationError)
+  {
     self.configuration = configuration
+    self.keepsMetadata = keepsMetadata
     evicted = EvictedObjects(collects: collectsEvicted)
     expiresNothing = configuration.expiry.rule is NoExpiry
     self.seed = seed
