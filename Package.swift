@@ -8,9 +8,10 @@
 //   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
 //   layer 3: Engine Workloads Analysis — two-tier cache engine and presets / generators / trace characterisation
 //   layer 4: Replay — one-pass multi-cache replayer, capacities, warm-up, sampling
-//   layer 5: Reports — CSV, JSON, tables, statistics, regression checks
-//   layer 6: CacheLabCLI — the command line
-//   layer 7: cachelab — the executable
+//   layer 5: Reports — CSV, JSON, tables, statistics, comparisons
+//   layer 6: Gate — the regression gate (replays baseline reports, judges values and speed)
+//   layer 7: CacheLabCLI — the command line
+//   layer 8: cachelab — the executable
 import PackageDescription
 
 /// The engine and CacheCore's `PolicySimulation` (every tier call goes through it) mutate
@@ -27,7 +28,8 @@ let package = Package(
   products: [
     .executable(name: "cachelab", targets: ["cachelab"]),
     .library(
-      name: "CacheLabKit", targets: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats", "Reports"]),
+      name: "CacheLabKit", targets: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats", "Reports", "Gate"]
+    ),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,10 +66,11 @@ let package = Package(
     ),
     .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
     .target(name: "Reports", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats"]),
+    .target(name: "Gate", dependencies: ["CacheCore", "Replay", "Reports", "Stats"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports",
+        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports", "Gate",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ]
@@ -99,7 +102,7 @@ let package = Package(
       name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "Reports", "Traces", "Workloads", "cachelab", "TestSupport"]
+      dependencies: ["CacheLabCLI", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport"]
     ),
   ]
 )

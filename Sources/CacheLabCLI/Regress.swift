@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheCore
+import Gate
 import Replay
 import Reports
 import Workloads

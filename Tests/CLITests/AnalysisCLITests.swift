@@ -1,4 +1,5 @@
 import Foundation
+import Gate
 import Reports
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import CacheCore
 import Replay
+import Reports
 
 /// The regression gate behind `cachelab regress --baseline`: replays each baseline report
 /// from its own rows and judges the results — every deterministic column exactly (or the

@@ -1,5 +1,6 @@
 import CacheCore
 import Replay
+import Reports
 import Stats
 
 #if canImport(Glibc)
