@@ -15,13 +15,14 @@ extension CacheEngine {
   /// path then keeps no index either, and a hit tells the policy only the slot), no admission
   /// policy that learns from every request (the general path shows it a hit with the stored
   /// size, the loop with the request's: AdaptSize), generic rules, objects that never expire,
-  /// no admission limit, a capacity in bytes (or cost, which is then the size) without blocks,
-  /// no timers and no action on a row without an event.
+  /// no admission limit, a capacity in bytes (or cost, which is then the size) without blocks
+  /// or in objects (the policy then sees every size as 1, as the general path shows it), no
+  /// timers and no action on a row without an event.
   public static func servesThroughPolicyLoop(_ configuration: EngineConfiguration) -> Bool {
     guard let memory = configuration.memory, memory.policy.entry.slotsAreStable,
       memory.policy.admission.map({ !$0.entry.observesRequests }) ?? true,
       configuration.disk == nil, configuration.diskMemory == nil, configuration.rules is GenericRules,
-      memory.expiry.rule is NoExpiry, memory.admissionLimit == nil, memory.unit != .count, memory.blockSize == 0,
+      memory.expiry.rule is NoExpiry, memory.admissionLimit == nil, memory.blockSize == 0,
       configuration.timers.isEmpty
     else { return false }
     return configuration.events[LifecycleEvent.none]?.isEmpty ?? true
@@ -42,8 +43,34 @@ extension CacheEngine {
     }
     outcomeScratch.withUnsafeMutableBufferPointer { outcomes in
       guard let buffer = outcomes.baseAddress else { return }
-      counters.memoryEvictions += memory.simulation.replayServing(requests, range: range, outcomes: buffer)
+      if memory.configuration.unit == .count {
+        counters.memoryEvictions += replayCountingObjects(requests, range: range, outcomes: buffer)
+      } else {
+        counters.memoryEvictions += memory.simulation.replayServing(requests, range: range, outcomes: buffer)
+      }
       account(requests, range: range, outcomes: buffer)
+    }
+  }
+
+  /// The policy loop of a tier that counts objects: over a copy of `requests[range]` with
+  /// every size 1 (reused storage), as the general path gives the policy each object's units.
+  /// Returns the evictions.
+  private func replayCountingObjects(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
+  ) -> Int64 {
+    if objectRowsScratch.count < range.count {
+      objectRowsScratch = [Request](
+        repeating: Request(key: 0, size: 1), count: max(range.count, 2 * objectRowsScratch.count))
+    }
+    return objectRowsScratch.withUnsafeMutableBufferPointer { rows in
+      var offset = 0
+      for index in range {
+        var row = requests[index]
+        row.size = 1
+        rows[offset] = row
+        offset += 1
+      }
+      return memory.simulation.replayServing(UnsafeBufferPointer(rows), range: 0..<range.count, outcomes: outcomes)
     }
   }
 

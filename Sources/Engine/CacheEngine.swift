@@ -41,6 +41,8 @@ public final class CacheEngine {
   public let throughPolicyLoop: Bool
   /// Each row's outcome in the policy loop, reused by every ``replay(_:range:)``.
   var outcomeScratch: [Outcome] = []
+  /// The rows with every size 1, for a memory tier that counts objects (reused).
+  var objectRowsScratch: [Request] = []
 
   /// Builds an engine, opening (and recovering) the file store if configured. With
   /// `rowsCarryAttributes` false (a trace format without them), every row it is given must
