@@ -38,9 +38,7 @@ extension CacheEngine {
       for index in range { try process(requests[index], none) }
       return
     }
-    if outcomeScratch.count < range.count {
-      outcomeScratch = [Outcome](repeating: .hit, count: max(range.count, 2 * outcomeScratch.count))
-    }
+    Self.grow(&outcomeScratch, to: range.count, filling: .hit)
     outcomeScratch.withUnsafeMutableBufferPointer { outcomes in
       guard let buffer = outcomes.baseAddress else { return }
       if memory.configuration.unit == .count {
@@ -58,10 +56,7 @@ extension CacheEngine {
   private func replayCountingObjects(
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
   ) -> Int64 {
-    if objectRowsScratch.count < range.count {
-      objectRowsScratch = [Request](
-        repeating: Request(key: 0, size: 1), count: max(range.count, 2 * objectRowsScratch.count))
-    }
+    Self.grow(&objectRowsScratch, to: range.count, filling: Request(key: 0, size: 1))
     return objectRowsScratch.withUnsafeMutableBufferPointer { rows in
       var offset = 0
       for index in range {
@@ -72,6 +67,13 @@ extension CacheEngine {
       }
       return memory.simulation.replayServing(UnsafeBufferPointer(rows), range: 0..<range.count, outcomes: outcomes)
     }
+  }
+
+  /// Makes reused storage hold at least `count` elements (at least doubling when it grows, so
+  /// that ranges growing one by one reallocate rarely); keeps it as it is otherwise.
+  private static func grow<Element>(_ storage: inout [Element], to count: Int, filling filler: Element) {
+    guard storage.count < count else { return }
+    storage = [Element](repeating: filler, count: max(count, 2 * storage.count))
   }
 
   /// Counts the `get` rows of `requests[range]` as ``get(_:_:version:)`` does: a hit from

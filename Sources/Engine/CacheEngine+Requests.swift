@@ -134,9 +134,7 @@ extension CacheEngine {
         ? configuration.latency.memoryHit
         : try backend?.read(request.key, size: stored.size, contentClass: stored.contentClass)
       guard let readCost else {
-        disk.remove(request.key)
-        forgetOnDisk(request.key)
-        try fetch(request, current, version: version, now: now, latency: &latency)
+        try refetchUnreadable(request, current, version: version, latency: &latency)
         return true
       }
       if inDiskMemory { diskMemory.touch(request.key) } else { rememberInDiskMemory(request.key, stored) }
@@ -206,9 +204,7 @@ extension CacheEngine {
     let stored = disk.pointer(to: location)
     let read = try backend?.read(request.key, size: stored.pointee.size, contentClass: stored.pointee.contentClass)
     guard let readCost = read else {
-      disk.remove(request.key)
-      forgetOnDisk(request.key)
-      try fetch(request, current, version: version, now: now, latency: &latency)
+      try refetchUnreadable(request, current, version: version, latency: &latency)
       return
     }
     latency += readCost
@@ -219,6 +215,15 @@ extension CacheEngine {
     try settleDiskEvictions()
     try backend?.updateDates(request.key, updated)
     try promote(request.key, updated, now: now)
+  }
+
+  /// A disk object whose file could not be read: forgotten, and fetched from the origin.
+  func refetchUnreadable(
+    _ request: Request, _ current: RequestAttributes, version: Int64, latency: inout Int64
+  ) throws(FileError) {
+    disk.remove(request.key)
+    forgetOnDisk(request.key)
+    try fetch(request, current, version: version, now: request.time, latency: &latency)
   }
 
   /// Answers from the memory tier, whose object is at `location`: counts the hit and updates

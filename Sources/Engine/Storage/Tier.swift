@@ -31,7 +31,7 @@ final class Tier {
   let expiresNothing: Bool
   /// False for an engine that serves through the policy's loop
   /// (``CacheEngine/throughPolicyLoop``): only the policy holds the objects, and
-  /// ``metadata(_:)`` finds none.
+  /// ``metadata(_:)`` finds none. Such a policy has stable slots, so ``count`` already asks it.
   let keepsMetadata: Bool
 
   /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves; without
@@ -95,7 +95,7 @@ final class Tier {
   /// Units the tier holds (bytes, objects or cost), untracked objects excluded.
   var occupied: Int64 { simulation.occupiedBytes }
   /// Objects held, untracked ones included.
-  var count: Int { (entries.indexed && keepsMetadata ? entries.count : simulation.objectCount) + untracked.count }
+  var count: Int { (entries.indexed ? entries.count : simulation.objectCount) + untracked.count }
 
   /// How much of the tier's capacity an object takes.
   @inline(__always)
