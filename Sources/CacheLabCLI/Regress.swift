@@ -108,7 +108,7 @@ struct Regress: ParsableCommand {
         let results = try ReplayExecution.perform(replay)
         try makeDirectories(create, purpose: "baseline directory")
         try CSVReport.write(results, to: create + "/baseline.csv")
-        let rows = results.reduce(0) { $0 + $1.caches.count + $1.engines.count }
+        let rows = results.reduce(0) { $0 + $1.caches.count }
         print(
           "wrote \(create)/baseline.csv: \(rows) rows from \(results.count) runs; check with: cachelab regress --baseline \(create)"
         )

@@ -10,6 +10,10 @@ extension CacheEngine {
       try processThroughPolicyLoop(request, attributes)
       return
     }
+    if isPolicyRun {
+      processAsPolicyRun(request, attributes)
+      return
+    }
     do throws(FileError) {
       if hasTimers { try fireTimers(request.time) }
       var filed = request

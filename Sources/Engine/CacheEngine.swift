@@ -22,7 +22,7 @@ public final class CacheEngine {
   let backend: (any DiskBackend)?
   var origin = OriginModel()
   /// Every counter but the latencies, which ``latencies`` keeps.
-  var counters = EngineStats()
+  var counters: EngineStats
   var latencies: LatencyRecorder
   var diskBaseline = DiskCounters()
   var timerDeadlines: [Int64]
@@ -39,6 +39,9 @@ public final class CacheEngine {
   /// keeping no metadata: built for rows without attributes, and
   /// ``servesThroughPolicyLoop(_:)``.
   public let throughPolicyLoop: Bool
+  /// The engine is a plain policy run (``EngineConfiguration/policyRun``): the memory policy's
+  /// simulation serves and counts every row.
+  public let isPolicyRun: Bool
   /// Each row's outcome in the policy loop, reused by every ``replay(_:range:)``.
   var outcomeScratch: [Outcome] = []
   /// The rows with every size 1, for a memory tier that counts objects (reused).
@@ -57,16 +60,25 @@ public final class CacheEngine {
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
-    let throughPolicyLoop = !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)
+    let isPolicyRun = configuration.policyRun != nil
+    self.isPolicyRun = isPolicyRun
+    let throughPolicyLoop = !isPolicyRun && !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)
     self.throughPolicyLoop = throughPolicyLoop
-    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
+    if isPolicyRun, configuration.memory == nil || configuration.disk != nil || configuration.diskMemory != nil {
+      throw .configuration(ConfigurationError(.invalidValue, "a policy run has one memory tier and nothing else"))
+    }
+    // A policy run's counters are its policy's: it records no latency.
+    counters = isPolicyRun ? .withoutLatency : EngineStats()
+    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit, into: counters)
     do throws(ConfigurationError) {
       // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
       // files are deleted); the disk library's memory cache evicts silently.
       let spills = configuration.writePolicy == .writeOnEvict && configuration.disk != nil
       memory =
         try configuration.memory.map { (tier) throws(ConfigurationError) in
-          try Tier(tier, seed: seed, collectsEvicted: spills, keepsMetadata: !throughPolicyLoop)
+          try Tier(
+            tier, seed: seed, collectsEvicted: spills, keepsMetadata: !throughPolicyLoop && !isPolicyRun,
+            timeToLive: configuration.policyRun?.timeToLive)
         } ?? Tier.placeholder()
       disk =
         try configuration.disk.map { (tier) throws(ConfigurationError) in
@@ -102,6 +114,7 @@ public final class CacheEngine {
 
   /// Counters since creation or the last ``resetStats()``.
   public var stats: EngineStats {
+    if isPolicyRun { return policyRunStats }
     var result = counters
     result.latency = latencies.recorded
     if let backend {
@@ -121,6 +134,10 @@ public final class CacheEngine {
 
   /// Zeroes the counters (end of warm-up); cache contents stay.
   public func resetStats() {
+    if isPolicyRun {
+      memory.simulation.resetCounters()
+      return
+    }
     counters = EngineStats()
     latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
     diskBaseline = backend?.counters ?? DiskCounters()

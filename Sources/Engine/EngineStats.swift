@@ -33,6 +33,11 @@ public struct EngineStats: Sendable {
   public var bypassed: Int64 = 0
   /// Requests the origin failed and no stale copy could answer.
   public var originErrors: Int64 = 0
+  /// Misses a plain policy run did not insert (larger than the cache, or refused by the
+  /// policy's own filter or its admission policy).
+  public var rejected: Int64 = 0
+  /// Objects a plain policy run's admission policy refused (misses and puts).
+  public var declined: Int64 = 0
   public var memoryEvictions: Int64 = 0
   public var diskEvictions: Int64 = 0
   /// Cleanup and purge runs (memory clears and trims, disk cleanups, flushes).
@@ -42,9 +47,20 @@ public struct EngineStats: Sendable {
   /// Disk activity (from the backend).
   public var disk = DiskCounters()
   /// Per-request latency in microseconds: modelled, plus measured disk time with the file backend.
-  public var latency = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+  public var latency: Histogram<UInt64>
 
-  public init() {}
+  /// Zero counters, latencies up to an hour at three significant digits.
+  public init() {
+    latency = Histogram(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+  }
+
+  /// Zero counters with an empty latency histogram of a few bytes (the full one takes about
+  /// 190 KB): those of a plain policy run, which models no latency.
+  static var withoutLatency: EngineStats { EngineStats(latency: Histogram(numberOfSignificantValueDigits: .zero)) }
+
+  private init(latency: Histogram<UInt64>) {
+    self.latency = latency
+  }
 
   public var hits: Int64 { memoryHits + diskHits }
   public var misses: Int64 { requests - hits }

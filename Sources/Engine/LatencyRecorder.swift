@@ -7,11 +7,14 @@ import Histogram
 struct LatencyRecorder {
   /// The value counted rather than recorded.
   let frequent: UInt64
-  private var histogram = EngineStats().latency
+  private var histogram: Histogram<UInt64>
   private var frequentCount: UInt64 = 0
 
-  init(frequent: Int64) {
+  /// A recorder into the histogram of `stats` (``EngineStats/withoutLatency`` for an engine
+  /// that records none).
+  init(frequent: Int64, into stats: EngineStats = EngineStats()) {
     self.frequent = UInt64(max(frequent, 0))
+    histogram = stats.latency
   }
 
   /// Records one request's latency (negative counts as 0). O(1).

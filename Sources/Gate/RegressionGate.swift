@@ -96,7 +96,7 @@ public struct RegressionGate {
     let writer = try AtomicFileWriter(path: path)
     try writer.write(CSVReport.render(results))
     try writer.commit()
-    return results.reduce(0) { $0 + $1.caches.count + $1.engines.count }
+    return results.reduce(0) { $0 + $1.caches.count }
   }
 
   /// Every configuration's speed against `table`, the machine factor, and the regressions.

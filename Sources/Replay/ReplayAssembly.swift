@@ -8,10 +8,8 @@ extension Replayer {
   func assemble(_ plan: ReplayPlan, _ caches: ReplayCaches, _ tally: ReplayTally) throws(ReplayError) -> RunResult {
     let config = configuration
     let (reader, summary, nextAccess, streamRate) = (plan.reader, plan.summary, plan.nextAccess, plan.streamRate)
-    let (cells, simulations, targets) = (caches.cells, caches.simulations, caches.targets)
-    let (engines, engineCells) = (caches.engines, caches.engineCells)
-    let (replayed, countedRequests, countedBytes, clock) =
-      (tally.replayed, tally.countedRequests, tally.countedBytes, tally.clock)
+    let (cells, engines, targets, engineCells) = (caches.cells, caches.engines, caches.targets, caches.engineCells)
+    let (replayed, clock) = (tally.replayed, tally.clock)
     if let nextAccess, nextAccess.count != replayed {
       throw .trace(
         TraceError(
@@ -36,54 +34,48 @@ extension Replayer {
       factor == 1 ? value : Int64((Double(value) * factor).rounded())
     }
     var results: [CacheResult] = []
-    for (index, entry) in cells.enumerated() {
-      let own = targets[index] as? SubsampledTarget
-      let requestScale = sampled ? sourceRequests / Double(max(own?.keptRequests ?? replayed, 1)) : 1
-      let missScale = sampled ? 1 / entry.rate : 1
-      let simulation = simulations[index]
-      if config.verifyInvariants {
-        do throws(InvariantViolation) {
-          try simulation.checkInvariants()
-        } catch {
-          throw .invariant(policy: entry.policy.description, capacity: entry.capacity, error)
-        }
-      }
-      var counters = simulation.counters
-      let requests = scaled(own?.countedGets ?? countedRequests, requestScale)
-      let requestBytes = scaled(own?.countedBytes ?? countedBytes, requestScale)
-      if sampled {
-        counters.misses = min(requests, scaled(counters.misses, missScale))
-        counters.missBytes = min(requestBytes, scaled(counters.missBytes, missScale))
-        counters.evictions = scaled(counters.evictions, missScale)
-        counters.rejected = scaled(counters.rejected, missScale)
-        counters.expired = scaled(counters.expired, missScale)
-        counters.declined = min(requests, scaled(counters.declined, missScale))
-      }
-      results.append(
-        CacheResult(
-          policy: entry.policy, capacitySpec: entry.capacitySpec, capacity: entry.capacity, requests: requests,
-          requestBytes: requestBytes, counters: counters, replaySeconds: clock.seconds(of: index),
-          cell: entry.cell, storageBytes: Int64(simulation.storageBytes), sampleRate: entry.rate))
-    }
-    var engineResults: [EngineResult] = []
-    for (offset, engine) in engines.enumerated() {
-      let labeled = engineCells[offset].labeled
+    for (index, engine) in engines.enumerated() {
+      let cell = index < cells.count ? cells[index] : nil
       if config.verifyInvariants {
         do throws(InvariantViolation) {
           try engine.checkInvariants()
         } catch {
-          throw .invariant(policy: labeled.label, capacity: 0, error)
+          if let cell { throw .invariant(policy: cell.policy.description, capacity: cell.capacity, error) }
+          throw .invariant(policy: engineCells[index - cells.count].labeled.label, capacity: 0, error)
         }
       }
-      engineResults.append(
-        EngineResult(
-          label: labeled.label, configuration: labeled.configuration, stats: engine.stats,
-          memoryObjects: engine.memoryObjects, diskObjects: engine.diskObjects,
-          replaySeconds: clock.seconds(of: simulations.count + offset), cell: engineCells[offset].cell))
+      guard let cell else {
+        let labeled = engineCells[index - cells.count].labeled
+        results.append(
+          CacheResult(
+            engine, label: labeled.label, configuration: labeled.configuration, seconds: clock.seconds(of: index),
+            cell: engineCells[index - cells.count].cell, sampleRate: config.slice.sampleRate))
+        continue
+      }
+      var stats = engine.stats
+      if sampled {
+        let own = targets[index] as? SubsampledTarget
+        let requestScale = sourceRequests / Double(max(own?.keptRequests ?? replayed, 1))
+        let missScale = 1 / cell.rate
+        let (misses, missBytes) = (stats.misses, stats.missBytes)
+        stats.requests = scaled(stats.requests, requestScale)
+        stats.requestBytes = scaled(stats.requestBytes, requestScale)
+        stats.memoryHits = stats.requests - min(stats.requests, scaled(misses, missScale))
+        stats.hitBytes = stats.requestBytes - min(stats.requestBytes, scaled(missBytes, missScale))
+        stats.memoryEvictions = scaled(stats.memoryEvictions, missScale)
+        stats.rejected = scaled(stats.rejected, missScale)
+        stats.expired = scaled(stats.expired, missScale)
+        stats.declined = min(stats.requests, scaled(stats.declined, missScale))
+      }
+      results.append(
+        CacheResult(
+          policyRun: engine, stats: stats, policy: cell.policy, capacitySpec: cell.capacitySpec,
+          capacity: cell.capacity,
+          seconds: clock.seconds(of: index), cell: cell.cell, sampleRate: cell.rate))
     }
     var result = RunResult(
       configuration: config, summary: summary, replayedRequests: replayed, otherRows: tally.otherRows,
-      warmupRequests: tally.warmupRequests, caches: results, engines: engineResults, wallSeconds: tally.wallSeconds,
+      warmupRequests: tally.warmupRequests, caches: results, wallSeconds: tally.wallSeconds,
       windows: tally.windows?.records ?? [])
     result.peakMemoryBytes = Self.peakResidentBytes()
     return result

@@ -3,9 +3,9 @@ import Engine
 import Policies
 import Traces
 
-/// The caches of a run: one simulation per (policy, size) cell of the run's shard, the
-/// engines, and the replay targets over them (a cache sampled more sparsely than the pass
-/// reads its own ``SampleGroup``).
+/// The caches of a run: one engine per (policy, size) cell of the run's shard (a plain
+/// policy run), then the configured engines, and the replay targets over them (a cache
+/// sampled more sparsely than the pass reads its own ``SampleGroup``).
 struct ReplayCaches {
   struct Cell {
     var cell: Int
@@ -15,11 +15,11 @@ struct ReplayCaches {
     var rate: Double
   }
 
-  var simulations: [any CacheSimulation]
-  var cells: [Cell]
+  /// Policy runs first, in the order of ``cells``, then engines, in the order of ``engineCells``.
   var engines: [CacheEngine]
+  var cells: [Cell]
   var engineCells: [(cell: Int, labeled: LabeledEngine)]
-  /// Simulations first, then engines, in the order of ``cells`` and ``engineCells``.
+  /// One per engine, in the same order.
   var targets: [any ReplayTarget]
   var sampleGroups: [SampleGroup]
 }
@@ -32,7 +32,8 @@ extension Replayer {
     let resolved = plan.capacities
     let capacities = resolved.map(\.capacity)
     let streamRate = plan.streamRate
-    var simulations: [any CacheSimulation] = []
+    let attributes = plan.reader.traits.hasAttributes
+    var engines: [CacheEngine] = []
     var cells: [ReplayCaches.Cell] = []
     for (policyIndex, policy) in config.policies.enumerated() {
       for (capacityIndex, capacity) in capacities.enumerated() {
@@ -42,19 +43,18 @@ extension Replayer {
           ReplayCaches.Cell(
             cell: cell, policy: policy, capacitySpec: config.capacities[capacityIndex], capacity: capacity,
             rate: resolved[capacityIndex].rate))
-        do throws(ConfigurationError) {
-          let context = PolicyContext(seed: config.seed, objectMode: config.ignoreSize)
-          simulations.append(
-            try policy.entry.makeSimulation(
-              capacity: capacity, parameters: policy.parameters, context: context, timeToLive: config.timeToLive,
-              admission: try policy.admission?.make(capacity: capacity, context: context)))
+        let tier = TierConfiguration(policy: policy, capacity: capacity, unit: config.ignoreSize ? .count : .bytes)
+        do throws(EngineError) {
+          engines.append(
+            try CacheEngine(
+              .policyRun(tier, timeToLive: config.timeToLive), seed: config.seed, rowsCarryAttributes: attributes))
         } catch {
-          throw .configuration(error)
+          if case .configuration(let inner) = error { throw .configuration(inner) }
+          throw .engine(label: policy.label, error)
         }
       }
     }
 
-    var engines: [CacheEngine] = []
     var engineCells: [(cell: Int, labeled: LabeledEngine)] = []
     for (offset, labeled) in config.engines.enumerated() {
       let cell = config.policies.count * capacities.count + offset
@@ -66,29 +66,24 @@ extension Replayer {
       }
       engineCells.append((cell, labeled))
       do throws(EngineError) {
-        engines.append(
-          try CacheEngine(
-            labeled.configuration, seed: config.seed, rowsCarryAttributes: plan.reader.traits.hasAttributes))
+        engines.append(try CacheEngine(labeled.configuration, seed: config.seed, rowsCarryAttributes: attributes))
       } catch {
         if case .configuration(let inner) = error { throw .configuration(inner) }
         throw .engine(label: labeled.label, error)
       }
     }
     // Caches at a lower rate than the pass share one gathered sample per rate.
-    let rates = cells.map(\.rate) + engines.map { _ in config.slice.sampleRate }
+    let rates = cells.map(\.rate) + engineCells.map { _ in config.slice.sampleRate }
     var groups: [Double: SampleGroup] = [:]
     for rate in Set(rates) where rate < streamRate {
       groups[rate] = SampleGroup(threshold: TraceSlice.threshold(rate: rate), batchCapacity: config.batchSize)
     }
     let sampleGroups = Array(groups.values)
-    let targets: [any ReplayTarget] = zip(
-      simulations.map { PolicyTarget($0) as any ReplayTarget } + engines.map { EngineTarget($0) as any ReplayTarget },
-      rates
-    ).map { target, rate in
-      groups[rate].map { SubsampledTarget(target, group: $0) } ?? target
+    let targets: [any ReplayTarget] = zip(engines, rates).map { engine, rate in
+      let target = EngineTarget(engine)
+      return groups[rate].map { SubsampledTarget(target, group: $0) } ?? target
     }
     return ReplayCaches(
-      simulations: simulations, cells: cells, engines: engines, engineCells: engineCells, targets: targets,
-      sampleGroups: sampleGroups)
+      engines: engines, cells: cells, engineCells: engineCells, targets: targets, sampleGroups: sampleGroups)
   }
 }

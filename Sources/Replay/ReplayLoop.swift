@@ -1,13 +1,10 @@
 import CacheCore
 import Traces
 
-/// What the main pass counted, besides what the caches count themselves.
+/// What the main pass counted, besides what the caches count themselves (their requests too).
 struct ReplayTally {
   /// Rows read, warm-up included.
   var replayed: Int64 = 0
-  /// Counted get requests (after warm-up) and their bytes.
-  var countedRequests: Int64 = 0
-  var countedBytes: Int64 = 0
   /// Rows that are not gets.
   var otherRows: Int64 = 0
   var warmupRequests: Int64 = 0
@@ -28,12 +25,10 @@ extension Replayer {
     let nextAccess = plan.nextAccess
     let (warmupLimit, total) = (plan.warmupLimit, plan.total)
     let (targets, sampleGroups) = (caches.targets, caches.sampleGroups)
-    let (simulations, engineCells) = (caches.simulations, caches.engineCells)
+    let (cells, engineCells) = (caches.cells, caches.engineCells)
     let clock = SimulationClock(count: targets.count)
     var windows = config.window.map(WindowTracker.init)
     var replayed: Int64 = 0
-    var countedRequests: Int64 = 0
-    var countedBytes: Int64 = 0
     var otherRows: Int64 = 0
     var warmupRequests: Int64 = 0
     var warmupEnded = config.warmup == .none
@@ -84,18 +79,12 @@ extension Replayer {
       }
       for (index, target) in targets.enumerated() {
         if let failure = target.failure {
-          throw .engine(label: engineCells[index - simulations.count].labeled.label, failure)
+          let label = index < cells.count ? cells[index].policy.label : engineCells[index - cells.count].labeled.label
+          throw .engine(label: label, failure)
         }
       }
       batch.withRequests { requests in
-        for index in 0..<count {
-          if requests[index].operation != .get {
-            otherRows += 1
-          } else if index >= boundary {
-            countedBytes &+= requests[index].size
-            countedRequests += 1
-          }
-        }
+        for index in 0..<count where requests[index].operation != .get { otherRows += 1 }
       }
       replayed += Int64(count)
       progress?(replayed, total)
@@ -106,7 +95,7 @@ extension Replayer {
     windows?.closeLast(misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
     return ReplayTally(
-      replayed: replayed, countedRequests: countedRequests, countedBytes: countedBytes, otherRows: otherRows,
-      warmupRequests: warmupRequests, wallSeconds: wallSeconds, windows: windows, clock: clock)
+      replayed: replayed, otherRows: otherRows, warmupRequests: warmupRequests, wallSeconds: wallSeconds,
+      windows: windows, clock: clock)
   }
 }

@@ -1,7 +1,7 @@
 import CacheCore
 import Engine
 
-/// Something the replayer feeds batch by batch: a policy simulation or a whole engine.
+/// Something the replayer feeds batch by batch: an engine, or an engine's sample of the pass.
 /// Used by one thread at a time.
 protocol ReplayTarget: AnyObject, Sendable {
   func replay(_ batch: RequestBatch, range: Range<Int>)
@@ -14,22 +14,7 @@ protocol ReplayTarget: AnyObject, Sendable {
   var failure: EngineError? { get }
 }
 
-/// A policy simulation as a replay target.
-final class PolicyTarget: ReplayTarget, @unchecked Sendable {
-  let simulation: any CacheSimulation
-
-  init(_ simulation: any CacheSimulation) {
-    self.simulation = simulation
-  }
-
-  func replay(_ batch: RequestBatch, range: Range<Int>) { simulation.replay(batch, range: range) }
-  func resetCounters() { simulation.resetCounters() }
-  var misses: Int64 { simulation.counters.misses }
-  var missBytes: Int64 { simulation.counters.missBytes }
-  var failure: EngineError? { nil }
-}
-
-/// A cache engine as a replay target: requests with their attributes, one at a time.
+/// A cache engine as a replay target (a plain policy run is one too).
 final class EngineTarget: ReplayTarget, @unchecked Sendable {
   let engine: CacheEngine
   private(set) var failure: EngineError?
@@ -40,25 +25,14 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
 
   func replay(_ batch: RequestBatch, range: Range<Int>) {
     guard failure == nil else { return }
-    let engine = engine
-    failure = batch.withRequests { requests in
-      batch.withAttributes { attributes in
-        do throws(EngineError) {
-          // Attributes are read in place; rows without any go to the engine as a range.
-          if let attributes {
-            for index in range { try engine.process(requests[index], attributes[index]) }
-          } else {
-            try engine.replay(requests, range: range)
-          }
-          return nil
-        } catch {
-          return error
-        }
-      }
+    do throws(EngineError) {
+      try engine.replay(batch, range: range)
+    } catch {
+      failure = error
     }
   }
 
   func resetCounters() { engine.resetStats() }
-  var misses: Int64 { engine.stats.misses }
-  var missBytes: Int64 { engine.stats.missBytes }
+  var misses: Int64 { engine.missCounts.misses }
+  var missBytes: Int64 { engine.missCounts.bytes }
 }

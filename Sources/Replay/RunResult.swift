@@ -2,63 +2,93 @@ import CacheCore
 import Engine
 import Policies
 
-/// The outcome for one (policy, capacity) cache of a run.
+/// The outcome for one cache of a run, whatever it was: a policy at a capacity (an engine
+/// that is a plain policy run, ``EngineConfiguration/policyRun(_:timeToLive:)``) or a
+/// configured engine. Reports read every row through it; what a figure means for each kind
+/// is stated here, once.
 public struct CacheResult: Sendable {
-  /// The policy with all its parameters.
-  public let policy: PolicySpec
-  /// The size as requested (`0.1`, `64MiB`).
-  public let capacitySpec: CapacitySpec
-  /// The resolved capacity in bytes (objects in object mode).
-  public let capacity: Int64
-  /// Counted (post-warm-up) requests and their bytes.
-  public let requests: Int64
-  public let requestBytes: Int64
-  /// Misses, miss bytes, evictions and rejections over the counted requests.
-  public let counters: MissCounters
-  /// Seconds this cache spent replaying (policy and engine work, excluding trace reading).
-  public let replaySeconds: Double
-  /// Index in the run's grid (``RunConfiguration/gridSize``).
-  public let cell: Int
-  /// Bytes the cache's own structures held at the end (`CacheSimulation.storageBytes`).
-  public let storageBytes: Int64
-  /// The spatial sampling rate this cache was simulated at: the run's rate, or a higher one
-  /// when the floor on sampled objects raised it (1: not sampled).
-  public var sampleRate: Double = 1
-
-  /// Counted requests that hit.
-  public var hits: Int64 { requests - counters.misses }
-  /// Fraction of counted requests that hit (0 when nothing was counted).
-  public var hitRatio: Double { requests > 0 ? Double(hits) / Double(requests) : 0 }
-  /// Fraction of counted bytes served from the cache.
-  public var byteHitRatio: Double {
-    requestBytes > 0 ? Double(requestBytes - counters.missBytes) / Double(requestBytes) : 0
-  }
-  /// Requests replayed (including warm-up) per second of this cache's replay time.
-  public func requestsPerSecond(replayed: Int64) -> Double {
-    replaySeconds > 0 ? Double(replayed) / replaySeconds : 0
-  }
-}
-
-/// The outcome for one cache engine of a run.
-public struct EngineResult: Sendable {
-  /// Name in reports (`preset:NAME` or `engine`).
+  /// The policy's name, or the engine's label (`preset:NAME`, `engine`).
+  public let name: String
+  /// How tables name the row: the policy's label with its admission (`lru+bloom-filter`), or
+  /// the engine's label.
   public let label: String
+  /// Every parameter: the policy's (`k=v;k=v`), or the engine's tiers and rules.
+  public let parameterSummary: String
+  /// The engine that ran (a policy run's is its one tier).
   public let configuration: EngineConfiguration
-  /// Counters over the counted (post-warm-up) requests.
+  /// The size as given (`0.1`, `64MiB`), or the engine's tiers.
+  public let capacityDescription: String
+  /// Whether the size was given relative to the working set (tables show it beside the bytes).
+  public let capacityIsRelative: Bool
+  /// The capacity (bytes, or objects in object mode; an engine's first tier), nil if unlimited.
+  public let capacityLimit: Int64?
+  /// The admission policy in front of a policy run (`name:k=v;k=v`), empty when there is
+  /// none; an engine's tiers name theirs in ``parameterSummary``.
+  public let admission: String
+  /// Whether a policy involved draws random numbers.
+  public let isRandomized: Bool
+  /// Counters over the counted (post-warm-up) requests; a sampled policy run's are scaled to
+  /// the whole trace.
   public let stats: EngineStats
   /// Objects held at the end of the run.
   public let memoryObjects: Int
   public let diskObjects: Int
-  /// Seconds this engine spent replaying.
+  /// Bytes a policy run's own structures held at the end (`CacheSimulation.storageBytes`);
+  /// nil for engines, where they are not accounted.
+  public let structureBytes: Int64?
+  /// Seconds this cache spent replaying (policy and engine work, excluding trace reading).
   public let replaySeconds: Double
   /// Index in the run's grid (``RunConfiguration/gridSize``).
   public let cell: Int
+  /// The spatial sampling rate this cache was simulated at: the run's rate, or a higher one
+  /// when the floor on sampled objects raised a policy run's (1: not sampled).
+  public let sampleRate: Double
 
-  /// Fraction of counted requests answered from a tier.
-  public var hitRatio: Double { stats.requests > 0 ? Double(stats.hits) / Double(stats.requests) : 0 }
-  /// Fraction of counted bytes answered from a tier.
+  /// Whether this is a plain policy run (no latency, origin or disk model).
+  public var isPolicyRun: Bool { configuration.policyRun != nil }
+  /// Counted requests and their bytes.
+  public var requests: Int64 { stats.requests }
+  public var requestBytes: Int64 { stats.requestBytes }
+  /// Counted requests that hit (were answered from a tier), and that missed.
+  public var hits: Int64 { stats.hits }
+  public var misses: Int64 { stats.misses }
+  public var missBytes: Int64 { stats.missBytes }
+  /// Objects evicted (an engine's from both tiers).
+  public var evictions: Int64 { stats.memoryEvictions + stats.diskEvictions }
+  /// Misses a policy run did not insert; nil for engines, where the notion does not apply.
+  public var rejections: Int64? { isPolicyRun ? stats.rejected : nil }
+  /// Objects a policy run's admission policy refused (misses and puts); nil without one.
+  public var declined: Int64? { isPolicyRun && !admission.isEmpty ? stats.declined : nil }
+  /// Lookups that found an expired or stale object; nil when nothing could expire (a policy
+  /// run without `--ttl`).
+  public var expiredLookups: Int64? {
+    configuration.policyRun.map { $0.timeToLive == nil } == true ? nil : stats.expired
+  }
+  /// A policy run's policy with its parameters and admission; nil for engines.
+  public var policy: PolicySpec? { isPolicyRun ? configuration.memory?.policy : nil }
+  /// The counters as a plain policy run reports them (libCacheSim's): requests, misses and
+  /// their bytes, evictions, rejections, expiries and admission refusals. O(1).
+  public var counters: MissCounters {
+    var counters = MissCounters()
+    counters.requests = stats.requests
+    counters.requestBytes = stats.requestBytes
+    counters.misses = stats.misses
+    counters.missBytes = stats.missBytes
+    counters.evictions = evictions
+    counters.rejected = stats.rejected
+    counters.expired = stats.expired
+    counters.declined = stats.declined
+    return counters
+  }
+  /// Fraction of counted requests that hit (0 when nothing was counted).
+  public var hitRatio: Double { requests > 0 ? Double(hits) / Double(requests) : 0 }
+  /// Fraction of counted bytes served from the cache.
   public var byteHitRatio: Double {
-    stats.requestBytes > 0 ? Double(stats.hitBytes) / Double(stats.requestBytes) : 0
+    requestBytes > 0 ? Double(requestBytes - missBytes) / Double(requestBytes) : 0
+  }
+  /// Requests replayed (including warm-up) per second of this cache's replay time.
+  public func requestsPerSecond(replayed: Int64) -> Double {
+    replaySeconds > 0 ? Double(replayed) / replaySeconds : 0
   }
 }
 
@@ -74,18 +104,72 @@ public struct RunResult: Sendable {
   public let otherRows: Int64
   /// Requests that only warmed the caches.
   public let warmupRequests: Int64
-  /// One entry per (policy, capacity), policies outer, capacities inner.
+  /// Every cache: one policy run per (policy, capacity), policies outer, capacities inner,
+  /// then one entry per engine, in configuration order.
   public let caches: [CacheResult]
-  /// One entry per engine, in configuration order.
-  public let engines: [EngineResult]
   /// Wall-clock seconds of the main pass (reading and replaying).
   public let wallSeconds: Double
   /// The process's peak resident memory when the run ended (getrusage `ru_maxrss`), in bytes.
   public var peakMemoryBytes: Int64 = 0
-  /// Per-window counts when a window was configured; `hits` are in cache order (``caches``,
-  /// then ``engines``).
+  /// Per-window counts when a window was configured; `hits` are in cache order (``caches``).
   public let windows: [WindowRecord]
 
-  /// Hit ratios of cache `index` (``caches`` first, then ``engines``) per window.
+  /// Hit ratios of cache `index` (in ``caches``) per window.
   public func windowHitRatios(_ index: Int) -> [Double] { windows.map { $0.hitRatio(index) } }
+
+  /// The policy runs of ``caches`` (they come first).
+  public var policyRuns: ArraySlice<CacheResult> { caches.prefix { $0.isPolicyRun } }
+  /// The configured engines of ``caches`` (after the policy runs).
+  public var engines: ArraySlice<CacheResult> { caches.drop { $0.isPolicyRun } }
+}
+
+extension CacheResult {
+  /// The result of the policy run `engine` of `policy` at `capacitySpec`, with its counters
+  /// `stats` (scaled when sampled).
+  init(
+    policyRun engine: CacheEngine, stats: EngineStats, policy: PolicySpec, capacitySpec: CapacitySpec, capacity: Int64,
+    seconds: Double, cell: Int, sampleRate: Double
+  ) {
+    name = policy.name
+    label = policy.label
+    // `k=v;k=v`: semicolons, so that the list stays one cell in a CSV.
+    parameterSummary = String(policy.parameters.description.map { $0 == "," ? ";" : $0 })
+    configuration = engine.configuration
+    capacityDescription = capacitySpec.description
+    capacityIsRelative = capacitySpec.needsWorkingSet
+    capacityLimit = capacity
+    admission = policy.admission?.csvValue ?? ""
+    isRandomized = policy.entry.descriptor.isRandomized
+    self.stats = stats
+    memoryObjects = engine.memoryObjects
+    diskObjects = 0
+    structureBytes = engine.structureBytes
+    replaySeconds = seconds
+    self.cell = cell
+    self.sampleRate = sampleRate
+  }
+
+  /// The result of `engine`, configured as `configuration` and shown as `label`.
+  init(
+    _ engine: CacheEngine, label: String, configuration: EngineConfiguration, seconds: Double, cell: Int,
+    sampleRate: Double
+  ) {
+    let tiers = [configuration.memory, configuration.disk].compactMap { $0 }
+    name = label
+    self.label = label
+    parameterSummary = configuration.summary
+    self.configuration = configuration
+    capacityDescription = tiers.map(\.description).joined(separator: " + ")
+    capacityIsRelative = false
+    capacityLimit = tiers.first.flatMap { $0.capacity == .max ? nil : $0.capacity }
+    admission = ""
+    isRandomized = tiers.contains { $0.policy.entry.descriptor.isRandomized }
+    stats = engine.stats
+    memoryObjects = engine.memoryObjects
+    diskObjects = engine.diskObjects
+    structureBytes = nil
+    replaySeconds = seconds
+    self.cell = cell
+    self.sampleRate = sampleRate
+  }
 }

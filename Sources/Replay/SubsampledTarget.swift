@@ -50,15 +50,12 @@ final class SampleGroup: @unchecked Sendable {
 }
 
 /// A cache that replays its ``SampleGroup``'s part of each range instead of the whole batch,
-/// and counts what it saw, so its results scale by its own rate.
+/// and counts how many rows it kept, so its results scale by its own rate.
 final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
   let inner: any ReplayTarget
   let group: SampleGroup
   /// Requests replayed since the start (warm-up included), the basis of SHARDS-adj scaling.
   private(set) var keptRequests: Int64 = 0
-  /// Get requests replayed, and their bytes, since the last reset (the counted ones).
-  private(set) var countedGets: Int64 = 0
-  private(set) var countedBytes: Int64 = 0
 
   init(_ inner: any ReplayTarget, group: SampleGroup) {
     self.inner = inner
@@ -69,20 +66,10 @@ final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
     let own = group.range(of: range)
     guard !own.isEmpty else { return }
     keptRequests += Int64(own.count)
-    group.batch.withRequests { requests in
-      for request in requests[own] where request.operation == .get {
-        countedGets += 1
-        countedBytes &+= request.size
-      }
-    }
     inner.replay(group.batch, range: own)
   }
 
-  func resetCounters() {
-    countedGets = 0
-    countedBytes = 0
-    inner.resetCounters()
-  }
+  func resetCounters() { inner.resetCounters() }
 
   var misses: Int64 { inner.misses }
   var missBytes: Int64 { inner.missBytes }

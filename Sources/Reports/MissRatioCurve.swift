@@ -13,10 +13,10 @@ public struct MissRatioCurve: Sendable {
     var order: [String] = []
     var samples: [String: [Int64: [Double]]] = [:]
     for run in runs {
-      for cache in run.caches {
-        let name = cache.policy.label
+      for cache in run.policyRuns {
+        let name = cache.label
         if samples[name] == nil { order.append(name) }
-        samples[name, default: [:]][cache.capacity, default: []].append(1 - cache.hitRatio)
+        samples[name, default: [:]][cache.capacityLimit ?? 0, default: []].append(1 - cache.hitRatio)
       }
     }
     return order.map { name in

@@ -116,14 +116,14 @@ public struct ReportColumn: Sendable {
 
   /// An engine-only column: empty on policy rows.
   static func engine(
-    _ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (EngineResult) -> String
+    _ name: String, _ meaning: String, timing: Bool = false, _ value: @escaping @Sendable (CacheResult) -> String
   ) -> ReportColumn {
     ReportColumn(name, meaning, timing: timing) { row in row.engine.map(value) ?? "" }
   }
 
   /// An engine-only whole-number column.
   static func engineInteger(
-    _ name: String, _ meaning: String, _ unit: Unit = .count, _ value: @escaping @Sendable (EngineResult) -> Int64
+    _ name: String, _ meaning: String, _ unit: Unit = .count, _ value: @escaping @Sendable (CacheResult) -> Int64
   ) -> ReportColumn {
     integer(name, meaning, unit) { row in row.engine.map(value) }
   }
@@ -274,7 +274,7 @@ public struct ReportColumn: Sendable {
     .integer(
       "expired",
       "lookups that found an expired or stale object (engines; policy caches with --ttl, where each is also a miss)"
-    ) { $0.result.expiredLookups(in: $0.run.configuration) },
+    ) { $0.result.expiredLookups },
     .engineInteger("revalidated_304", "conditional requests answered 304 (headers refreshed, body kept)") {
       $0.stats.revalidated304
     }

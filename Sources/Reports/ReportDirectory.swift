@@ -65,14 +65,14 @@ public enum ReportDirectory {
   public static func hitRatioOverTimeChart(_ runs: [RunResult]) -> SVGChart? {
     guard let run = runs.first, run.windows.count > 1, let window = run.configuration.window else { return nil }
     // Every cache, or — when that is more than ten lines — each policy at its middle size.
-    var chosen = Array(run.caches.indices)
-    if run.caches.count + run.engines.count > 10 {
+    var chosen = Array(run.policyRuns.indices)
+    if run.caches.count > 10 {
       let sizes = run.configuration.capacities.count
       chosen = chosen.filter { index in sizes == 0 || run.caches[index].cell % sizes == sizes / 2 }
     }
-    let indices = chosen + run.engines.indices.map { run.caches.count + $0 }
+    let indices = chosen + run.engines.indices
     let names =
-      chosen.map { "\(run.caches[$0].policy.label) @ \(run.caches[$0].capacitySpec)" } + run.engines.map(\.label)
+      chosen.map { "\(run.caches[$0].label) @ \(run.caches[$0].capacityDescription)" } + run.engines.map(\.label)
     let byTime: Bool
     if case .traceTime = window { byTime = true } else { byTime = false }
     let origin = run.windows[0]

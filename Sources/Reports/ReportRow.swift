@@ -3,21 +3,18 @@ import Engine
 import Replay
 import Stats
 
-/// One row of a report: a (policy, capacity) cache or a whole engine of a run, read through
-/// ``ReplayedCache`` (the row never asks which).
+/// One row of a report: a cache of a run (a policy run or an engine), read through its
+/// ``CacheResult`` (the row never asks which).
 public struct ReportRow: Sendable {
   public let run: RunResult
   /// What the row describes.
-  public let result: any ReplayedCache
-  /// Position of the row's cache in the run (``RunResult/caches``, then ``RunResult/engines``).
+  public let result: CacheResult
+  /// Position of the row's cache in the run (``RunResult/caches``).
   public let index: Int
 
   /// Every row of `runs`, caches first, then engines, in run order.
   public static func rows(_ runs: [RunResult]) -> [ReportRow] {
-    runs.flatMap { run in
-      let results: [any ReplayedCache] = run.caches + run.engines
-      return results.enumerated().map { ReportRow(run: run, result: $1, index: $0) }
-    }
+    runs.flatMap { run in run.caches.enumerated().map { ReportRow(run: run, result: $1, index: $0) } }
   }
 
   /// The row's cell in the run's full (policy × size, then engines) grid, shards included.
@@ -39,8 +36,9 @@ public struct ReportRow: Sendable {
     return WindowedRatio(numerators: parts.numerators, denominators: parts.denominators)
   }
 
-  /// The engine's counters, for engine rows.
-  public var engine: EngineResult? { result.engineResult }
+  /// The engine's result, for engine rows (nil for a policy run, which models no latency,
+  /// origin or disk).
+  public var engine: CacheResult? { result.isPolicyRun ? nil : result }
 
   /// Whether the row's policy (or an engine tier's policy) draws random numbers.
   public var isRandomized: Bool { result.isRandomized }
@@ -52,7 +50,7 @@ public struct ReportRow: Sendable {
 
   /// The sampling rate the row was simulated at (a cache's own, raised by the floor; an
   /// engine's is the run's).
-  var cacheSampleRate: Double { result.sampleRate(in: run.configuration) }
+  var cacheSampleRate: Double { result.sampleRate }
 
   /// Capacity of the cache, or of the engine's first tier ("" if unlimited).
   public var capacity: String { result.capacityLimit.map(String.init) ?? "" }
@@ -71,7 +69,7 @@ public struct ReportRow: Sendable {
   /// Misses too large to insert ("" on engine rows).
   public var rejected: String { result.rejections.map(String.init) ?? "" }
 
-  /// ``CacheResult/storageBytes`` on policy rows, empty on engine rows.
+  /// ``CacheResult/structureBytes`` on policy rows, empty on engine rows.
   public var cacheMemoryBytes: String { result.structureBytes.map(String.init) ?? "" }
 
   public var replaySeconds: Double { result.replaySeconds }

@@ -17,7 +17,7 @@ public enum TableReport {
 
   /// The table for `run`: one row per (policy, capacity), then the engines' table.
   public static func render(_ run: RunResult) -> String {
-    var text = run.caches.isEmpty ? "" : align(cacheRows(run))
+    var text = run.policyRuns.isEmpty ? "" : align(cacheRows(run))
     if !run.engines.isEmpty {
       if !text.isEmpty { text += "\n" }
       text += align(engineRows(run))
@@ -27,12 +27,12 @@ public enum TableReport {
 
   /// The policy caches' rows (header first).
   public static func cacheRows(_ run: RunResult) -> [[String]] {
-    rows(ReportRow.rows([run]).prefix(run.caches.count), label: "policy", columns: cacheColumns)
+    rows(ReportRow.rows([run]).prefix(run.policyRuns.count), label: "policy", columns: cacheColumns)
   }
 
   /// The engines' rows (header first).
   public static func engineRows(_ run: RunResult) -> [[String]] {
-    rows(ReportRow.rows([run]).dropFirst(run.caches.count), label: "engine", columns: engineColumns)
+    rows(ReportRow.rows([run]).dropFirst(run.policyRuns.count), label: "engine", columns: engineColumns)
   }
 
   /// A header of `label` and the columns' titles, then each row's label and cells.

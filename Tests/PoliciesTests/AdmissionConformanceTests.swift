@@ -41,7 +41,7 @@ import Traces
     ).run()
     for (admission, capacity, misses, missBytes) in Self.expected {
       let label = try PolicySpec(parsing: "lru", admission: AdmissionSpec(parsing: admission)).label
-      let cache = result.caches.first { $0.policy.label == label && $0.capacity == capacity }
+      let cache = result.caches.first { $0.policy?.label == label && $0.capacityLimit == capacity }
       #expect(cache?.counters.misses == misses, "\(admission) at \(capacity)")
       #expect(cache?.counters.missBytes == missBytes, "\(admission) at \(capacity)")
     }

@@ -83,7 +83,7 @@ import Traces
     arguments: ["2_pools", "cpp", "cs", "gli", "loop", "multi1", "multi2", "multi3", "ps", "scan", "sprite"])
   func performsCloseToLIRS(trace: String) throws {
     let result = try Self.run(trace, ["clockpro", "lirs", "lru"], sizes: "0.1,0.3")
-    let ratios = { (name: String) in result.caches.filter { $0.policy.name == name }.map(\.hitRatio) }
+    let ratios = { (name: String) in result.caches.filter { $0.policy?.name == name }.map(\.hitRatio) }
     for (index, clockPro) in ratios("clockpro").enumerated() {
       #expect(clockPro >= ratios("lirs")[index] - 0.015, "\(trace) size \(index)")
       if ["cs", "gli", "loop", "ps", "scan"].contains(trace) {

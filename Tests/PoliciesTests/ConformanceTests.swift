@@ -33,7 +33,7 @@ import Traces
   static func check(_ result: RunResult, against rows: [ReferenceRow]) {
     #expect(result.caches.count == rows.count)
     for (cache, row) in zip(result.caches, rows) {
-      #expect(cache.capacity == row.capacity)
+      #expect(cache.capacityLimit == row.capacity)
       #expect(cache.requests == row.requests, "\(row): requests")
       #expect(cache.requestBytes == row.requestBytes, "\(row): request bytes")
       #expect(cache.counters.misses == row.misses, "\(row): misses")
@@ -103,7 +103,8 @@ import Traces
     #expect(result.replayedRequests == 6015)
     for (cache, expected) in zip(result.caches, published) {
       #expect(
-        abs(cache.hitRatio * 100 - expected) < 0.005, "gli @\(cache.capacity): \(cache.hitRatio * 100) vs \(expected)")
+        abs(cache.hitRatio * 100 - expected) < 0.005,
+        "gli @\(cache.capacityLimit ?? 0): \(cache.hitRatio * 100) vs \(expected)")
     }
   }
 

@@ -50,7 +50,7 @@ import Traces
   }
 
   static func hitRatios(_ result: RunResult) -> [String: Double] {
-    Dictionary(uniqueKeysWithValues: result.caches.map { ($0.policy.label, $0.hitRatio) })
+    Dictionary(uniqueKeysWithValues: result.caches.map { ($0.label, $0.hitRatio) })
   }
 
   /// Corda's vault trace is recency-skewed: the static 1 % window is almost useless there

@@ -22,7 +22,7 @@ import Traces
   }
 
   static func misses(_ result: RunResult, _ policy: String) -> [Int64] {
-    result.caches.filter { $0.policy.description == policy }.map(\.counters.misses)
+    result.caches.filter { $0.policy?.description == policy }.map(\.counters.misses)
   }
 
   /// Belady's MIN with bypass is optimal for unit-size objects: no policy misses less, at
@@ -32,15 +32,16 @@ import Traces
   func beladyIsALowerBoundForEveryPolicy(trace: String) throws {
     let specs = PolicyRegistry.all.map(\.descriptor.name) + ["belady:bypass=true"]
     let result = try Self.run(trace, policies: specs, sizes: "0.02,0.1,0.3")
-    let optimal = result.caches.filter { $0.policy.description == "belady:bypass=true" }.map(\.counters.misses)
+    let optimal = result.caches.filter { $0.policy?.description == "belady:bypass=true" }.map(\.counters.misses)
     #expect(optimal.count == 3)
     for cache in result.caches {
       let index =
-        result.caches.filter { $0.policy.description == cache.policy.description }
-        .firstIndex { $0.capacity == cache.capacity } ?? 0
+        result.caches.filter { $0.policy?.description == cache.policy?.description }
+        .firstIndex { $0.capacityLimit == cache.capacityLimit } ?? 0
       #expect(
         cache.counters.misses >= optimal[index],
-        "\(trace): \(cache.policy) missed \(cache.counters.misses) < optimal \(optimal[index]) at \(cache.capacity)")
+        "\(trace): \(cache.label) missed \(cache.counters.misses) < optimal \(optimal[index]) at \(cache.capacityLimit ?? 0)"
+      )
     }
   }
 

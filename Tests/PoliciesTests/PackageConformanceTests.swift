@@ -49,8 +49,8 @@ import Traces
     let objects = try Self.run(names, sizes: "500,2000", objectMode: true)
     for name in names {
       let policy = try PolicySpec(parsing: name)
-      let byteRows = bytes.caches.filter { $0.policy.description == policy.description }
-      let objectRows = objects.caches.filter { $0.policy.description == policy.description }
+      let byteRows = bytes.caches.filter { $0.policy?.description == policy.description }
+      let objectRows = objects.caches.filter { $0.policy?.description == policy.description }
       let measured =
         byteRows.flatMap { [$0.counters.misses, $0.counters.missBytes] } + objectRows.map(\.counters.misses)
       let expected = Self.expected[name]!

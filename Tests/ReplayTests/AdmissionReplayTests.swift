@@ -42,7 +42,7 @@ import Traces
         "", "", "bloom-filter", "bloom-filter", "size:threshold=500", "size:threshold=500",
       ])
     #expect(table.rows[0][declined] == "")
-    for (row, cache) in zip(table.rows, result.caches) where cache.policy.admission != nil {
+    for (row, cache) in zip(table.rows, result.caches) where cache.policy?.admission != nil {
       #expect(row[declined] == String(cache.counters.declined))
       #expect(cache.counters.declined > 0)
       #expect(cache.counters.rejected >= cache.counters.declined)
@@ -51,7 +51,7 @@ import Traces
     let plain = result.caches[1]
     let sized = result.caches[5]
     #expect(sized.counters.missBytes > plain.counters.missBytes || sized.counters.misses != plain.counters.misses)
-    let labels = result.caches.map(\.policy.label)
+    let labels = result.caches.map { $0.label }
     #expect(labels.contains("sieve+bloom-filter"))
     #expect(Set(labels).count == 6)
   }

@@ -106,7 +106,7 @@ import Traces
         "lru,random,s3fifo", path: http, format: "cachelab", sizes: "0.01,0.1", ignoreSize: false, window: window,
         engines: engines, batch: batch)
       #expect(render(run) == plain, "\(window), batch \(batch)")
-      for index in 0..<(run.caches.count + run.engines.count) {
+      for index in 0..<run.caches.count {
         let row = ReportRow.rows([run])[index]
         #expect(run.windows.reduce(0) { $0 + $1.hits[index] } == row.hits)
         #expect(run.windows.reduce(0) { $0 + $1.hitBytes[index] } == row.requestBytes - row.missBytes)

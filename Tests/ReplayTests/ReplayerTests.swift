@@ -24,7 +24,10 @@ import Traces
 
   static func counts(_ result: RunResult) -> [[Int64]] {
     result.caches.map {
-      [$0.capacity, $0.requests, $0.requestBytes, $0.counters.misses, $0.counters.missBytes, $0.counters.evictions]
+      [
+        $0.capacityLimit ?? 0, $0.requests, $0.requestBytes, $0.counters.misses, $0.counters.missBytes,
+        $0.counters.evictions,
+      ]
     }
   }
 
@@ -39,7 +42,9 @@ import Traces
   @Test func eachCacheEqualsItsOwnSingleRun() throws {
     let together = try Replayer(Self.configuration()).run()
     for cache in together.caches {
-      let alone = try Replayer(Self.configuration(policies: cache.policy.description, sizes: "\(cache.capacity)")).run()
+      let alone = try Replayer(
+        Self.configuration(policies: cache.policy?.description ?? "", sizes: "\(cache.capacityLimit ?? 0)")
+      ).run()
       #expect(alone.caches[0].counters == cache.counters)
     }
   }
@@ -51,7 +56,7 @@ import Traces
     let workingSet = firstSizes.values.reduce(0, +)
     #expect(result.summary?.uniqueObjects == Int64(firstSizes.count))
     #expect(result.summary?.workingSetBytes == workingSet)
-    #expect(result.caches[0].capacity == workingSet / 10)
+    #expect(result.caches[0].capacityLimit == workingSet / 10)
     // With the whole working set, only first requests miss.
     #expect(result.caches[1].counters.misses == Int64(firstSizes.count))
     #expect(result.caches[1].counters.evictions == 0)
@@ -59,7 +64,7 @@ import Traces
 
   @Test func objectModeCountsObjects() throws {
     let result = try Replayer(Self.configuration(policies: "lru", sizes: "1.0,10", ignoreSize: true)).run()
-    #expect(result.caches[0].capacity == 2000 || result.caches[0].capacity == result.summary?.uniqueObjects)
+    #expect(result.caches[0].capacityLimit == 2000 || result.caches[0].capacityLimit == result.summary?.uniqueObjects)
     #expect(result.caches[0].requestBytes == 20_000)
     #expect(result.caches[1].counters.missBytes == result.caches[1].counters.misses)
   }

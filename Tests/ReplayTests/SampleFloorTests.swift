@@ -27,7 +27,7 @@ import Traces
   }
 
   static func counts(_ cache: CacheResult) -> [Int64] {
-    [cache.capacity, cache.requests, cache.requestBytes, cache.counters.misses, cache.counters.missBytes]
+    [cache.capacityLimit ?? 0, cache.requests, cache.requestBytes, cache.counters.misses, cache.counters.missBytes]
   }
 
   @Test func aRaisedCacheCountsWhatARunAtItsRateCounts() throws {
@@ -35,7 +35,7 @@ import Traces
     let raised = TraceSlice.gridRate(atLeast: 100.0 / 1000)
     let middle = TraceSlice.gridRate(atLeast: 100.0 / 4000)
     #expect(floored.caches.map(\.sampleRate) == [raised, middle, 0.01, raised, middle, 0.01])
-    #expect(floored.caches.map(\.capacity) == [100, 100, 500, 100, 100, 500])
+    #expect(floored.caches.map(\.capacityLimit) == [100, 100, 500, 100, 100, 500])
     for (index, rate) in [raised, middle, 0.01].enumerated() {
       let size = ["1000", "4000", "50000"][index]
       let alone = try Self.run(rate: rate, floor: 0, sizes: size)
@@ -62,7 +62,7 @@ import Traces
   @Test func theFloorOnlyRaisesSmallCaches() throws {
     let plain = try Self.run(rate: 0.05, floor: 0, sizes: "200,5000")
     #expect(plain.caches.allSatisfy { $0.sampleRate == 0.05 })
-    #expect(plain.caches.map(\.capacity) == [10, 250, 10, 250])
+    #expect(plain.caches.map(\.capacityLimit) == [10, 250, 10, 250])
     let floored = try Self.run(rate: 0.05, floor: 20, sizes: "200,5000")
     let raised = TraceSlice.gridRate(atLeast: 0.1)
     #expect(floored.caches.map(\.sampleRate) == [raised, 0.05, raised, 0.05])

@@ -1,6 +1,9 @@
 /// Miss counters of one simulated cache (hits follow from the replayer's request count).
 @frozen
 public struct MissCounters: Sendable, Equatable {
+  /// `get` requests served, and their bytes.
+  public var requests: Int64 = 0
+  public var requestBytes: Int64 = 0
   /// Requests that missed (including rejected ones).
   public var misses: Int64 = 0
   /// Bytes requested by the misses.

@@ -290,6 +290,8 @@ extension EvictionPolicy where Self: ~Copyable {
     outcomes: inout Outcomes
   ) {
     var victims = EvictionCounter()
+    var gets = counters.requests
+    var getBytes = counters.requestBytes
     var misses = counters.misses
     var missBytes = counters.missBytes
     var rejected = counters.rejected
@@ -301,6 +303,8 @@ extension EvictionPolicy where Self: ~Copyable {
         replayNonGet(request, victims: &victims, admission: admission)
         continue
       }
+      gets &+= 1
+      getBytes &+= request.size
       admission.observe(request)
       let outcome = handle(request, victims: &victims, admission: admission)
       outcomes.record(outcome, at: index)
@@ -316,6 +320,8 @@ extension EvictionPolicy where Self: ~Copyable {
         rejected &+= 1
       }
     }
+    counters.requests = gets
+    counters.requestBytes = getBytes
     counters.misses = misses
     counters.missBytes = missBytes
     counters.rejected = rejected

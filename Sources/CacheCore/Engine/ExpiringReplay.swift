@@ -73,6 +73,8 @@ extension EvictionPolicy where Self: ~Copyable {
       let lifetime = rule.lifetime(requestTTL: attributes?[index].ttl ?? -1)
       switch request.operation {
       case .get:
+        counters.requests &+= 1
+        counters.requestBytes &+= request.size
         if let expiry = sink.table.expiries[request.key], expiry < request.time {
           sink.table.expiries.removeValue(forKey: request.key)
           if remove(request.key) != nil { counters.expired &+= 1 }

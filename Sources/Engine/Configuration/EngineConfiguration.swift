@@ -142,6 +142,8 @@ public struct EngineConfiguration: Sendable {
   public var diskBackend: DiskBackendKind
   /// The library's own decisions (keys, statuses, costs, 304s); ``GenericRules`` for custom engines.
   public var rules: any LibraryRules
+  /// Set when the engine is a plain policy run of its memory tier (``policyRun(_:timeToLive:)``).
+  public var policyRun: PolicyRun?
 
   public init(
     name: String, memory: TierConfiguration?, disk: TierConfiguration? = nil, diskMemory: TierConfiguration? = nil,

@@ -14,6 +14,8 @@ final class Tier {
   /// (``reset()`` replaces its state, not the instance).
   let simulation: any CacheSimulation
   private let seed: UInt64
+  /// The expiry of a plain policy run's `--ttl` (libCacheSim's), inside the policy's simulation.
+  private let timeToLive: TimeToLive?
   /// The tracked objects' metadata, by the policy's slot or by the table's own index.
   private(set) var entries: MetadataTable
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
@@ -36,16 +38,19 @@ final class Tier {
 
   /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves; without
   /// `keepsMetadata`, the policy alone holds the objects.
-  init(_ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool, keepsMetadata: Bool = true)
-    throws(ConfigurationError)
-  {
+  init(
+    _ configuration: TierConfiguration, seed: UInt64, collectsEvicted: Bool, keepsMetadata: Bool = true,
+    timeToLive: TimeToLive? = nil
+  ) throws(ConfigurationError) {
     self.configuration = configuration
     self.keepsMetadata = keepsMetadata
     evicted = EvictedObjects(collects: collectsEvicted)
     expiresNothing = configuration.expiry.rule is NoExpiry
     self.seed = seed
-    simulation = try Self.makeSimulation(configuration, seed: seed)
-    entries = MetadataTable(initialCapacity: 1024, indexed: !simulation.slotsAreStable)
+    self.timeToLive = timeToLive
+    simulation = try Self.makeSimulation(configuration, seed: seed, timeToLive: timeToLive)
+    entries = MetadataTable(
+      initialCapacity: keepsMetadata ? 1024 : 0, indexed: keepsMetadata && !simulation.slotsAreStable)
     scratch.reserveCapacity(64)
   }
 
@@ -59,19 +64,20 @@ final class Tier {
     return tier
   }
 
-  private static func makeSimulation(_ configuration: TierConfiguration, seed: UInt64) throws(ConfigurationError)
-    -> any CacheSimulation
-  {
+  private static func makeSimulation(
+    _ configuration: TierConfiguration, seed: UInt64, timeToLive: TimeToLive?
+  ) throws(ConfigurationError) -> any CacheSimulation {
     let context = PolicyContext(seed: seed, objectMode: configuration.unit == .count)
     return try configuration.policy.entry.makeSimulation(
       capacity: configuration.capacity, parameters: configuration.policy.parameters, context: context,
+      timeToLive: timeToLive,
       admission: try configuration.policy.admission?.make(capacity: configuration.capacity, context: context))
   }
 
   /// Empties the tier: the policy's state as at creation (built the same way, so it cannot
   /// fail) and no metadata.
   func reset() {
-    if let fresh = try? Self.makeSimulation(configuration, seed: seed) {
+    if let fresh = try? Self.makeSimulation(configuration, seed: seed, timeToLive: timeToLive) {
       simulation.replaceState(with: fresh)
     }
     entries = MetadataTable(initialCapacity: 1024, indexed: entries.indexed)

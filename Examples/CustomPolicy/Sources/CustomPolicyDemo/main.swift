@@ -40,15 +40,15 @@ do {
 
   // Checks: the custom policy ran, kept its invariants (verifyInvariants), and behaves as
   // midpoint insertion should: never more misses than requests, and different from LRU.
-  let rows = result.caches.filter { $0.policy.name == "midpoint-lru" }
-  guard rows.count == 4, let lru = result.caches.first(where: { $0.policy.name == "lru" }) else {
-    fail("expected 4 midpoint-lru caches and an lru one, got \(result.caches.map(\.policy.description))")
+  let rows = result.caches.filter { $0.name == "midpoint-lru" }
+  guard rows.count == 4, let lru = result.caches.first(where: { $0.name == "lru" }) else {
+    fail("expected 4 midpoint-lru caches and an lru one, got \(result.caches.map(\.label))")
   }
   guard rows.allSatisfy({ $0.requests == lru.requests && $0.counters.misses <= $0.requests }) else {
     fail("midpoint-lru counted other requests than lru")
   }
   guard rows[0].counters.misses != lru.counters.misses else {
-    fail("midpoint-lru at \(lru.capacitySpec) missed exactly as often as lru: the policy did not run")
+    fail("midpoint-lru at \(lru.capacityDescription) missed exactly as often as lru: the policy did not run")
   }
   guard let engine = result.engines.first, engine.stats.requests > 0, engine.stats.hits > 0 else {
     fail("the image-feed preset replayed nothing or never hit")

@@ -1,0 +1,72 @@
+import CacheCore
+import Policies
+
+/// The replayer's entry, and the engine that is a plain policy run (``PolicyRun``): its batch
+/// goes to the memory policy's simulation as is, and its counters are the policy's.
+extension CacheEngine {
+  /// Replays `batch[range]`: a plain policy run hands it to its policy's simulation (the
+  /// policy's request loop); otherwise rows with attributes go one by one through
+  /// ``process(_:_:)`` and rows without through ``replay(_:range:)``. Allocates nothing.
+  public func replay(_ batch: RequestBatch, range: Range<Int>) throws(EngineError) {
+    if isPolicyRun {
+      memory.simulation.replay(batch, range: range)
+      return
+    }
+    let failure: EngineError? = batch.withRequests { requests in
+      batch.withAttributes { attributes in
+        do throws(EngineError) {
+          if let attributes {
+            for index in range { try process(requests[index], attributes[index]) }
+          } else {
+            try replay(requests, range: range)
+          }
+          return nil
+        } catch {
+          return error
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// A plain policy run's counters as an engine reports them: every hit is a memory hit, and
+  /// nothing else is modelled. O(1).
+  var policyRunStats: EngineStats {
+    let counted = memory.simulation.counters
+    var stats = EngineStats.withoutLatency
+    stats.requests = counted.requests
+    stats.requestBytes = counted.requestBytes
+    stats.memoryHits = counted.requests - counted.misses
+    stats.hitBytes = counted.requestBytes - counted.missBytes
+    stats.memoryEvictions = counted.evictions
+    stats.rejected = counted.rejected
+    stats.expired = counted.expired
+    stats.declined = counted.declined
+    return stats
+  }
+
+  /// Counted misses and their bytes since the last reset, without building ``stats``. O(1).
+  public var missCounts: (misses: Int64, bytes: Int64) {
+    if isPolicyRun {
+      let counted = memory.simulation.counters
+      return (counted.misses, counted.missBytes)
+    }
+    return (counters.misses, counters.missBytes)
+  }
+
+  /// Bytes the memory policy's own structures hold (its arena, index, `--ttl` table and
+  /// admission policy). O(1).
+  public var structureBytes: Int64 { Int64(memory.simulation.storageBytes) }
+
+  /// ``process(_:_:)`` of a plain policy run: the row alone, through the policy's loop (one
+  /// small batch per call, for tests and tools; the replayer sends whole batches).
+  func processAsPolicyRun(_ request: Request, _ attributes: RequestAttributes) {
+    let single = RequestBatch(capacity: 1)
+    single.refill { rows in
+      rows[0] = request
+      return 1
+    }
+    if attributes != RequestAttributes() { single.attributesForWriting()[0] = attributes }
+    memory.simulation.replay(single, range: 0..<1)
+  }
+}
