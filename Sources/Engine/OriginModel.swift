@@ -4,7 +4,8 @@ import CacheCore
 /// learned from `get` and `origin` rows. A `get` row without a version inherits the last one
 /// seen (or the first, 0), so staleness can be judged on any trace.
 struct OriginModel: ~Copyable {
-  private var versions = VersionTable()
+  /// Starts small (it grows by doubling): most engines, and every policy run, see no versions.
+  private var versions = VersionTable(initialCapacity: 16)
 
   /// Records an `origin` row (a new version without a client request).
   mutating func update(_ key: UInt64, _ attributes: RequestAttributes) {

@@ -20,7 +20,7 @@ struct MetadataTable: ~Copyable {
   init(initialCapacity: Int, indexed: Bool = true) {
     self.indexed = indexed
     index = SlotArena(initialCapacity: indexed ? initialCapacity : 16)
-    allocated = max(initialCapacity, 16)
+    allocated = max(initialCapacity, 1)
     keys = .allocate(capacity: allocated)
     values = .allocate(capacity: allocated)
   }

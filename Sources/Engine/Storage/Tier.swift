@@ -19,7 +19,7 @@ final class Tier {
   /// The tracked objects' metadata, by the policy's slot or by the table's own index.
   private(set) var entries: MetadataTable
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
-  private(set) var untracked = MetadataTable(initialCapacity: 16)
+  private(set) var untracked = MetadataTable(initialCapacity: 1)
   private var scratch: [Victim] = []
   /// The key the last ``locate(_:)`` found absent, while it has not been stored since (only
   /// storing that key can make it present): ``insert(_:_:)`` of it skips its lookups.
@@ -51,7 +51,7 @@ final class Tier {
     simulation = try Self.makeSimulation(configuration, seed: seed, timeToLive: timeToLive)
     entries = MetadataTable(
       initialCapacity: keepsMetadata ? 1024 : 0, indexed: keepsMetadata && !simulation.slotsAreStable)
-    scratch.reserveCapacity(64)
+    if keepsMetadata { scratch.reserveCapacity(64) }
   }
 
   /// An empty tier standing for one the engine's configuration lacks (a FIFO of capacity 0,
@@ -59,7 +59,8 @@ final class Tier {
   static func placeholder() -> Tier {
     // A registered policy with a fixed specification at capacity 0: cannot fail.
     guard let spec = try? PolicySpec(parsing: FIFO.descriptor.name),
-      let tier = try? Tier(TierConfiguration(policy: spec, capacity: 0), seed: 0, collectsEvicted: false)
+      let tier = try? Tier(
+        TierConfiguration(policy: spec, capacity: 0), seed: 0, collectsEvicted: false, keepsMetadata: false)
     else { preconditionFailure("the placeholder tier (fifo at capacity 0) could not be built") }
     return tier
   }
@@ -81,7 +82,7 @@ final class Tier {
       simulation.replaceState(with: fresh)
     }
     entries = MetadataTable(initialCapacity: 1024, indexed: entries.indexed)
-    untracked = MetadataTable(initialCapacity: 16)
+    untracked = MetadataTable(initialCapacity: 1)
     knownAbsent = nil
   }
 
