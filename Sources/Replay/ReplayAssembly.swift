@@ -33,25 +33,19 @@ extension Replayer {
     func scaled(_ value: Int64, _ factor: Double) -> Int64 {
       factor == 1 ? value : Int64((Double(value) * factor).rounded())
     }
+    func checked(_ engine: CacheEngine, _ name: String, capacity: Int64) throws(ReplayError) -> CacheEngine {
+      guard config.verifyInvariants else { return engine }
+      do throws(InvariantViolation) {
+        try engine.checkInvariants()
+      } catch {
+        throw .invariant(policy: name, capacity: capacity, error)
+      }
+      return engine
+    }
+    // The policy runs (the first engines), then the configured engines.
     var results: [CacheResult] = []
-    for (index, engine) in engines.enumerated() {
-      let cell = index < cells.count ? cells[index] : nil
-      if config.verifyInvariants {
-        do throws(InvariantViolation) {
-          try engine.checkInvariants()
-        } catch {
-          if let cell { throw .invariant(policy: cell.policy.description, capacity: cell.capacity, error) }
-          throw .invariant(policy: engineCells[index - cells.count].labeled.label, capacity: 0, error)
-        }
-      }
-      guard let cell else {
-        let labeled = engineCells[index - cells.count].labeled
-        results.append(
-          CacheResult(
-            engine, label: labeled.label, configuration: labeled.configuration, seconds: clock.seconds(of: index),
-            cell: engineCells[index - cells.count].cell, sampleRate: config.slice.sampleRate))
-        continue
-      }
+    for (index, cell) in cells.enumerated() {
+      let engine = try checked(engines[index], cell.policy.description, capacity: cell.capacity)
       var stats = engine.stats
       if sampled {
         let own = targets[index] as? SubsampledTarget
@@ -70,8 +64,15 @@ extension Replayer {
       results.append(
         CacheResult(
           policyRun: engine, stats: stats, policy: cell.policy, capacitySpec: cell.capacitySpec,
-          capacity: cell.capacity,
-          seconds: clock.seconds(of: index), cell: cell.cell, sampleRate: cell.rate))
+          capacity: cell.capacity, seconds: clock.seconds(of: index), cell: cell.cell, sampleRate: cell.rate))
+    }
+    for (offset, entry) in engineCells.enumerated() {
+      let index = cells.count + offset
+      let engine = try checked(engines[index], entry.labeled.label, capacity: 0)
+      results.append(
+        CacheResult(
+          engine, label: entry.labeled.label, configuration: entry.labeled.configuration,
+          seconds: clock.seconds(of: index), cell: entry.cell, sampleRate: config.slice.sampleRate))
     }
     var result = RunResult(
       configuration: config, summary: summary, replayedRequests: replayed, otherRows: tally.otherRows,
