@@ -6,7 +6,8 @@ import Policies
 extension CacheEngine {
   /// Replays `batch[range]`: a plain policy run hands it to its policy's simulation (the
   /// policy's request loop); otherwise rows with attributes go one by one through
-  /// ``process(_:_:)`` and rows without through ``replay(_:range:)``. Allocates nothing.
+  /// ``process(_:_:)`` and rows without through
+  /// ``replay(_:range:)-(UnsafeBufferPointer<Request>,_)``. Allocates nothing.
   public func replay(_ batch: RequestBatch, range: Range<Int>) throws(EngineError) {
     if isPolicyRun {
       memory.simulation.replay(batch, range: range)

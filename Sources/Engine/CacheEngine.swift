@@ -35,14 +35,15 @@ public final class CacheEngine {
   let genericRules: Bool
   /// Whether any timer is configured (checked on every request otherwise).
   let hasTimers: Bool
-  /// Rows are served through the memory policy's own loop (``replay(_:range:)``), the tier
-  /// keeping no metadata: built for rows without attributes, and
-  /// ``servesThroughPolicyLoop(_:)``.
+  /// Rows are served through the memory policy's own loop
+  /// (``replay(_:range:)-(UnsafeBufferPointer<Request>,_)``), the tier keeping no metadata:
+  /// built for rows without attributes, and ``servesThroughPolicyLoop(_:)``.
   public let throughPolicyLoop: Bool
-  /// The engine is a plain policy run (``EngineConfiguration/policyRun``): the memory policy's
-  /// simulation serves and counts every row.
+  /// The engine is a plain policy run (``EngineConfiguration/policyRun(_:timeToLive:)``): the
+  /// memory policy's simulation serves and counts every row.
   public let isPolicyRun: Bool
-  /// Each row's outcome in the policy loop, reused by every ``replay(_:range:)``.
+  /// Each row's outcome in the policy loop, reused by every
+  /// ``replay(_:range:)-(UnsafeBufferPointer<Request>,_)``.
   var outcomeScratch: [Outcome] = []
   /// The rows with every size 1, for a memory tier that counts objects (reused).
   var objectRowsScratch: [Request] = []

@@ -3,7 +3,7 @@ import Engine
 import Policies
 
 /// The outcome for one cache of a run, whatever it was: a policy at a capacity (an engine
-/// that is a plain policy run, ``EngineConfiguration/policyRun(_:timeToLive:)``) or a
+/// that is a plain policy run, `EngineConfiguration.policyRun(_:timeToLive:)`) or a
 /// configured engine. Reports read every row through it; what a figure means for each kind
 /// is stated here, once.
 public struct CacheResult: Sendable {
@@ -62,7 +62,8 @@ public struct CacheResult: Sendable {
   /// Lookups that found an expired or stale object; nil when nothing could expire (a policy
   /// run without `--ttl`).
   public var expiredLookups: Int64? {
-    configuration.policyRun.map { $0.timeToLive == nil } == true ? nil : stats.expired
+    if let run = configuration.policyRun, run.timeToLive == nil { return nil }
+    return stats.expired
   }
   /// A policy run's policy with its parameters and admission; nil for engines.
   public var policy: PolicySpec? { isPolicyRun ? configuration.memory?.policy : nil }
