@@ -117,7 +117,8 @@ public struct ArrayVictimSink: VictimSink {
   }
 }
 
-/// A ``CacheSimulation`` that runs policy `P` with the engine template, specialised for `P`.
+/// A ``CacheSimulation`` that runs policy `P` through its request loop
+/// (``EvictionPolicy/replayLoop(_:range:counters:admission:outcomes:)``), specialised for `P`.
 public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulation, @unchecked Sendable {
   @usableFromInline var policy: P
   @usableFromInline var _counters = MissCounters()

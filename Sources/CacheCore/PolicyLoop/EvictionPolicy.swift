@@ -2,8 +2,8 @@
 ///
 /// Policies are non-copyable structs that own their storage (usually a ``SlotArena``), so
 /// a cache can never be duplicated by accident and all mutation is statically exclusive.
-/// The engine drives a policy through ``handle(_:victims:admission:)``, whose default is the
-/// classic template (libCacheSim's `cache_get_base`):
+/// Its request loop (every cache runs one) drives it through ``handle(_:victims:admission:)``,
+/// whose default is the classic template (libCacheSim's `cache_get_base`):
 ///
 ///     if access(request) -> hit
 ///     else if the admission policy refuses it -> miss, not inserted
