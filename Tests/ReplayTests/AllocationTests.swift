@@ -7,7 +7,8 @@ import Testing
 import Traces
 
 /// Replay is allocation-free per request: once a cache has reached its peak size,
-/// reading batches and replaying them performs no heap allocation at all.
+/// reading batches and replaying them performs no heap allocation at all. A plain policy run
+/// is checked as the replayer runs it: an engine built as ``EngineConfiguration/policyRun``.
 @Suite struct AllocationTests {
   static let requests = SyntheticTraces.requests(count: 60_000, objects: 4_000, sizes: nil, seed: 8)
   static let path = Paths.temporaryFile("alloc.oracleGeneral.bin", bytes: SyntheticTraces.oracleGeneral(requests))
@@ -15,21 +16,22 @@ import Traces
   @Test(.enabled(if: malloc_counter_available() != 0), arguments: PolicyRegistry.all.map(\.descriptor.name))
   func steadyStateReplayDoesNotAllocate(policy: String) throws {
     let spec = try PolicySpec(parsing: policy)
-    let simulation = try spec.entry.makeSimulation(capacity: 500, parameters: spec.parameters)
+    let engine = try CacheEngine(.policyRun(TierConfiguration(policy: spec, capacity: 500)), rowsCarryAttributes: false)
     let batch = RequestBatch(capacity: 4096)
     // First pass: the cache fills and its storage grows to its peak.
     let warm = try TraceSpec(parsing: "oracle-general").open(Self.path)
-    while try warm.read(into: batch) { simulation.replay(batch, range: 0..<batch.count) }
+    while try warm.read(into: batch) { try engine.replay(batch, range: 0..<batch.count) }
     // Second pass, counted: reading and replaying 60 000 requests.
     let reader = try TraceSpec(parsing: "oracle-general").open(Self.path)
     malloc_counter_start()
     var replayed = 0
     while try reader.read(into: batch) {
-      simulation.replay(batch, range: 0..<batch.count)
+      try engine.replay(batch, range: 0..<batch.count)
       replayed += batch.count
     }
     let allocations = malloc_counter_stop()
     #expect(replayed == 60_000)
+    #expect(engine.stats.requests == 120_000)
     #expect(allocations == 0, "\(policy): \(allocations) allocations while replaying \(replayed) requests")
   }
 
@@ -37,22 +39,19 @@ import Traces
   /// counted pass, at its default interval of 30 000 requests).
   @Test(.enabled(if: malloc_counter_available() != 0), arguments: AdmissionRegistry.all.map(\.name))
   func steadyStateReplayWithAdmissionDoesNotAllocate(admission: String) throws {
-    let spec = try AdmissionSpec(parsing: admission)
-    let lru = try PolicySpec(parsing: "lru")
-    let simulation = try lru.entry.makeSimulation(
-      capacity: 500, parameters: lru.parameters,
-      admission: try spec.make(capacity: 500, context: PolicyContext()))
+    let lru = try PolicySpec(parsing: "lru", admission: try AdmissionSpec(parsing: admission))
+    let engine = try CacheEngine(.policyRun(TierConfiguration(policy: lru, capacity: 500)), rowsCarryAttributes: false)
     let batch = RequestBatch(capacity: 4096)
     for pass in 0..<3 {
       let reader = try TraceSpec(parsing: "oracle-general").open(Self.path)
       if pass == 2 { malloc_counter_start() }
-      while try reader.read(into: batch) { simulation.replay(batch, range: 0..<batch.count) }
+      while try reader.read(into: batch) { try engine.replay(batch, range: 0..<batch.count) }
       if pass == 2 {
         let allocations = malloc_counter_stop()
         #expect(allocations == 0, "lru+\(admission): \(allocations) allocations while replaying")
       }
     }
-    #expect(simulation.counters.misses > 0)
+    #expect(engine.stats.misses > 0)
   }
 
   /// A memory-only engine serving through its policy's loop (every stable-slot policy),
