@@ -32,21 +32,23 @@ private var tolerances: [BenchmarkMetric: BenchmarkThresholds] {
   ]
 }
 
-/// A simulated cache warmed on the stream it replays.
+/// A plain policy run, as the replayer runs it (an engine built as
+/// `EngineConfiguration.policyRun`), warmed on the stream it replays.
 private final class ReplayState {
-  let simulation: any CacheSimulation
+  let engine: CacheEngine
   let batches: [RequestBatch]
 
   init(policy: String) throws {
     let spec = try PolicySpec(parsing: policy)
-    simulation = try spec.entry.makeSimulation(capacity: Workload.replayCapacity, parameters: spec.parameters)
+    engine = try CacheEngine(
+      .policyRun(TierConfiguration(policy: spec, capacity: Workload.replayCapacity)), rowsCarryAttributes: false)
     batches = Workload.replayBatches
     // Two passes: the cache fills and its storage (ghosts included) grows to its peak.
-    for _ in 0..<2 { replayAll() }
+    for _ in 0..<2 { try replayAll() }
   }
 
-  func replayAll() {
-    for batch in batches { simulation.replay(batch, range: 0..<batch.count) }
+  func replayAll() throws {
+    for batch in batches { try engine.replay(batch, range: 0..<batch.count) }
   }
 }
 
@@ -166,8 +168,8 @@ let benchmarks: @Sendable () -> Void = {
   for policy in replayedPolicies {
     Benchmark("Replay_\(policy)") { benchmark, state in
       precondition(state.batches.reduce(0) { $0 + $1.count } == benchmark.scaledIterations.count)
-      state.replayAll()
-      blackHole(state.simulation.counters)
+      try state.replayAll()
+      blackHole(state.engine.missCounts)
     } setup: {
       try ReplayState(policy: policy)
     }
