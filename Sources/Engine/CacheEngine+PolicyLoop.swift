@@ -31,8 +31,13 @@ extension CacheEngine {
   /// Replays `requests[range]`, rows without attributes: through the memory policy's loop
   /// when the engine was built for such rows and ``servesThroughPolicyLoop(_:)``, otherwise
   /// one ``process(_:_:)`` per row. Allocates only when a longer range than before needs a
-  /// larger outcome buffer.
+  /// larger outcome buffer, except in a plain policy run, which copies the rows into one batch
+  /// per call (the replayer hands it whole batches instead).
   public func replay(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>) throws(EngineError) {
+    if isPolicyRun {
+      replayAsPolicyRun(requests, range: range)
+      return
+    }
     guard throughPolicyLoop else {
       let none = RequestAttributes()
       for index in range { try process(requests[index], none) }

@@ -70,4 +70,16 @@ extension CacheEngine {
     if attributes != RequestAttributes() { single.attributesForWriting()[0] = attributes }
     memory.simulation.replay(single, range: 0..<1)
   }
+
+  /// Rows without attributes given to a plain policy run as a buffer: copied into one batch
+  /// (one allocation per call), then through the policy's loop.
+  func replayAsPolicyRun(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    let batch = RequestBatch(capacity: range.count)
+    batch.refill { rows in
+      for (offset, index) in range.enumerated() { rows[offset] = requests[index] }
+      return range.count
+    }
+    memory.simulation.replay(batch, range: 0..<range.count)
+  }
 }

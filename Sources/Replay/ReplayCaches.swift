@@ -59,6 +59,12 @@ extension Replayer {
     for (offset, labeled) in config.engines.enumerated() {
       let cell = config.policies.count * capacities.count + offset
       guard config.runs(cell: cell) else { continue }
+      // Results tell policy runs from engines by their configuration: a policy run is a policy.
+      guard labeled.configuration.policyRun == nil else {
+        throw .configuration(
+          ConfigurationError(
+            .invalidValue, "engine '\(labeled.label)' is a plain policy run: give its policy in policies instead"))
+      }
       var labeled = labeled
       if labeled.configuration.needsWorkingSet, let summary {
         labeled.configuration = labeled.configuration.resolvingFractions(

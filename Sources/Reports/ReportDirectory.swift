@@ -45,7 +45,9 @@ public enum ReportDirectory {
 
   /// Miss ratio against cache size, one line per policy (mean over repeats).
   public static func missRatioChart(_ runs: [RunResult]) -> SVGChart? {
-    guard let first = runs.first, first.configuration.capacities.count > 1, !first.caches.isEmpty else { return nil }
+    guard let first = runs.first, first.configuration.capacities.count > 1, !first.policyRuns.isEmpty else {
+      return nil
+    }
     let series = MissRatioCurve.curves(runs).map { curve in
       SVGChart.Series(name: curve.policy, points: curve.points.map { (x: Double($0.capacity), y: $0.missRatio) })
     }

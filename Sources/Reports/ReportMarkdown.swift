@@ -9,12 +9,12 @@ enum ReportMarkdown {
   static func render(_ runs: [RunResult], charts: [(file: String, title: String)], baseline: String?) -> String {
     guard let first = runs.first else { return "# CacheLab report\n\nNo runs.\n" }
     var text = "# CacheLab report\n\n" + header(runs) + "\n"
-    if !first.caches.isEmpty {
+    if !first.policyRuns.isEmpty {
       text += "## Results\n\n" + TableReport.markdown(TableReport.cacheRows(first))
       if runs.count > 1 { text += "\nRows show seed \(first.configuration.seed); the statistics cover every repeat.\n" }
     }
     if !first.engines.isEmpty { text += "\n## Engines\n\n" + TableReport.markdown(TableReport.engineRows(first)) }
-    if first.configuration.capacities.count > 1, !first.caches.isEmpty {
+    if first.configuration.capacities.count > 1, !first.policyRuns.isEmpty {
       text += "\n## Miss ratio by size\n\n" + TableReport.markdown(MissRatioCurve.matrix(runs))
     }
     if let best = MissRatioCurve.best(runs) { text += "\n" + best.prefix(1).uppercased() + best.dropFirst() + "\n" }

@@ -4,7 +4,7 @@ import Replay
 import Stats
 
 /// One row of a report: a cache of a run (a policy run or an engine), read through its
-/// ``CacheResult`` (the row never asks which).
+/// `CacheResult`, which says what each figure means for either kind.
 public struct ReportRow: Sendable {
   public let run: RunResult
   /// What the row describes.

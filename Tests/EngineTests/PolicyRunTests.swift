@@ -68,6 +68,14 @@ import Testing
     simulation.replay(batch, range: 0..<batch.count)
     for range in [0..<700, 700..<701, 701..<Self.rows.count] { try batched.replay(batch, range: range) }
     for index in 0..<batch.count { try single.process(batch[index], batch.attributes(index)) }
+    if timeToLive == nil {
+      // Rows given as a buffer, as a memory-only engine takes them.
+      let buffered = try CacheEngine(configuration, seed: 9, rowsCarryAttributes: false)
+      try batch.withRequests { (rows) throws(EngineError) in
+        for range in [0..<1500, 1500..<rows.count] { try buffered.replay(rows, range: range) }
+      }
+      #expect(Self.counts(buffered.stats) == Self.counts(simulation.counters), "\(policy), from a buffer")
+    }
 
     let expected = Self.counts(simulation.counters)
     #expect(Self.counts(batched.stats) == expected, "\(policy) @ \(capacity)")

@@ -77,6 +77,38 @@ import Traces
     #expect(series.rows.count == runs[0].caches.count * runs[0].windows.count)
   }
 
+  /// A run of engines alone (sizes given, no policies) has an engines table and no policy
+  /// sections or miss-ratio chart: they would be empty.
+  @Test func engineOnlyRunHasNoPolicySections() throws {
+    let configuration = RunConfiguration(
+      tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: [],
+      capacities: try CapacitySpec.parseList("0.01,0.1", objectMode: false),
+      engines: [LabeledEngine(label: "preset:nuke", configuration: try PresetSpec(parsing: "nuke").configuration)])
+    let runs = [try Replayer(configuration).run()]
+    #expect(runs[0].policyRuns.isEmpty && runs[0].engines.count == 1)
+    let directory = Paths.temporaryDirectory("engine-report").path
+    let files = try ReportDirectory.write(runs, to: directory)
+    #expect(!files.contains("miss-ratio.svg"))
+    let markdown = try String(contentsOfFile: directory + "/README.md", encoding: .utf8)
+    #expect(markdown.contains("## Engines"))
+    #expect(!markdown.contains("## Results") && !markdown.contains("## Miss ratio by size"))
+  }
+
+  /// The engines of a run are engines: a plain policy run among them is refused (results
+  /// tell the two apart by configuration), with a message naming it.
+  @Test func aPolicyRunAmongTheEnginesIsRefused() throws {
+    let tier = try TierConfiguration(parsing: "lru:1MiB")
+    let configuration = RunConfiguration(
+      tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: [], capacities: [],
+      engines: [LabeledEngine(label: "engine", configuration: .policyRun(tier))])
+    #expect(throws: ReplayError.self) { try Replayer(configuration).run() }
+    do {
+      _ = try Replayer(configuration).run()
+    } catch {
+      #expect("\(error)".contains("plain policy run"))
+    }
+  }
+
   @Test func chartsEscapeTextAndHandleNoData() throws {
     let chart = SVGChart(title: "a < b & \"c\"", xLabel: "x", yLabel: "y", series: [])
     let path = Paths.temporaryFile("empty.svg", text: chart.render())

@@ -1,4 +1,5 @@
-/// Miss counters of one simulated cache (hits follow from the replayer's request count).
+/// The counters of one simulated cache: its `get` requests, misses (hits are the difference)
+/// and what its policy did.
 @frozen
 public struct MissCounters: Sendable, Equatable {
   /// `get` requests served, and their bytes.
