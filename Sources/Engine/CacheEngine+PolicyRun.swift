@@ -59,27 +59,27 @@ extension CacheEngine {
   /// admission policy). O(1).
   public var structureBytes: Int64 { Int64(memory.simulation.storageBytes) }
 
-  /// ``process(_:_:)`` of a plain policy run: the row alone, through the policy's loop (one
-  /// small batch per call, for tests and tools; the replayer sends whole batches).
+  /// ``process(_:_:)`` of a plain policy run: the row alone, with its attributes.
   func processAsPolicyRun(_ request: Request, _ attributes: RequestAttributes) {
-    let single = RequestBatch(capacity: 1)
-    single.refill { rows in
-      rows[0] = request
-      return 1
+    var row = request
+    withUnsafePointer(to: &row) {
+      replayAsPolicyRun(UnsafeBufferPointer(start: $0, count: 1), range: 0..<1, attributes)
     }
-    if attributes != RequestAttributes() { single.attributesForWriting()[0] = attributes }
-    memory.simulation.replay(single, range: 0..<1)
   }
 
-  /// Rows without attributes given to a plain policy run as a buffer: copied into one batch
-  /// (one allocation per call), then through the policy's loop.
-  func replayAsPolicyRun(_ requests: UnsafeBufferPointer<Request>, range: Range<Int>) {
+  /// Rows given to a plain policy run outside a batch (a row buffer, or one row through
+  /// ``process(_:_:)`` with `attributes`): copied into one batch per call (one allocation),
+  /// then through the policy's loop. The replayer hands it whole batches instead.
+  func replayAsPolicyRun(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, _ attributes: RequestAttributes = RequestAttributes()
+  ) {
     guard !range.isEmpty else { return }
     let batch = RequestBatch(capacity: range.count)
     batch.refill { rows in
       for (offset, index) in range.enumerated() { rows[offset] = requests[index] }
       return range.count
     }
+    if attributes != RequestAttributes() { batch.attributesForWriting()[0] = attributes }
     memory.simulation.replay(batch, range: 0..<range.count)
   }
 }

@@ -32,8 +32,9 @@ final class Tier {
   /// the rule.
   let expiresNothing: Bool
   /// False for an engine that serves through the policy's loop
-  /// (``CacheEngine/throughPolicyLoop``): only the policy holds the objects, and
-  /// ``metadata(_:)`` finds none. Such a policy has stable slots, so ``count`` already asks it.
+  /// (``CacheEngine/throughPolicyLoop``), a plain policy run and a placeholder: only the
+  /// policy holds the objects, ``metadata(_:)`` finds none, and ``count`` asks the policy (the
+  /// table has no index).
   let keepsMetadata: Bool
 
   /// A tier of `configuration`; with `collectsEvicted`, ``evicted`` keeps what leaves; without
@@ -49,8 +50,7 @@ final class Tier {
     self.seed = seed
     self.timeToLive = timeToLive
     simulation = try Self.makeSimulation(configuration, seed: seed, timeToLive: timeToLive)
-    entries = MetadataTable(
-      initialCapacity: keepsMetadata ? 1024 : 0, indexed: keepsMetadata && !simulation.slotsAreStable)
+    entries = Self.emptyEntries(keepsMetadata: keepsMetadata, indexed: !simulation.slotsAreStable)
     if keepsMetadata { scratch.reserveCapacity(64) }
   }
 
@@ -75,13 +75,19 @@ final class Tier {
       admission: try configuration.policy.admission?.make(capacity: configuration.capacity, context: context))
   }
 
+  /// An empty metadata table: room for 1024 objects, indexed by key when the policy's slots
+  /// are not stable; none for a tier that keeps no metadata.
+  private static func emptyEntries(keepsMetadata: Bool, indexed: Bool) -> MetadataTable {
+    MetadataTable(initialCapacity: keepsMetadata ? 1024 : 0, indexed: keepsMetadata && indexed)
+  }
+
   /// Empties the tier: the policy's state as at creation (built the same way, so it cannot
   /// fail) and no metadata.
   func reset() {
     if let fresh = try? Self.makeSimulation(configuration, seed: seed, timeToLive: timeToLive) {
       simulation.replaceState(with: fresh)
     }
-    entries = MetadataTable(initialCapacity: 1024, indexed: entries.indexed)
+    entries = Self.emptyEntries(keepsMetadata: keepsMetadata, indexed: entries.indexed)
     untracked = MetadataTable(initialCapacity: 1)
     knownAbsent = nil
   }
