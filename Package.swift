@@ -100,6 +100,7 @@ let package = Package(
     .testTarget(name: "FoundationOracleTests", dependencies: ["CacheCore", "Policies", "Engine"]),
     .testTarget(
       name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
+    .testTarget(name: "GateTests", dependencies: ["CacheCore", "Reports", "Gate", "TestSupport"]),
     .testTarget(
       name: "CLITests",
       dependencies: ["CacheLabCLI", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport"]

@@ -15,25 +15,34 @@ import Workloads
 struct Regress: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "regress",
-    abstract: "Replay a baseline's configurations; fail when a result changed or replay got significantly slower.",
+    abstract:
+      "Replay a baseline's configurations; fail when a result changed or this build is slower than a reference build.",
     discussion: """
-      Every CSV report in the baseline directory is replayed from its own rows (trace, \
-      format, policies, sizes, presets, warm-up, window, seeds). Any difference in a \
-      deterministic column (every column but replay_seconds and requests_per_second) fails. \
-      Speed: per configuration, the baseline's requests_per_second over its repeats is \
-      compared with a fresh measurement by Welch's t-test. The geometric mean of all speed \
-      ratios measures the machine (a faster or slower host scales every configuration \
-      alike); a configuration regresses when, relative to that factor, its mean is more than \
-      --tolerance below the baseline's with p < --alpha, and everything regresses when the \
-      factor itself is below 1 - --machine-tolerance. A suspected regression is measured \
-      once more, and fails only if the second measurement agrees. \
-      Speed is checked only in release builds (timings of debug builds mean nothing). \
+      Results: every CSV report in the baseline directory is replayed from its own rows \
+      (trace, format, policies, sizes, presets, warm-up, window, seeds), and any difference in \
+      a deterministic column (every column but replay_seconds and requests_per_second) fails.
+
+      Speed is judged side by side, never against figures from another moment: with \
+      --speed-against OTHER (another cachelab executable, e.g. a build of the base branch), \
+      this build and OTHER replay each policy or preset of the baseline in turn, one fresh \
+      process each (which goes first alternates), after a warm-up round that is not counted. \
+      Each configuration gets --rounds paired ratios (this build / OTHER), judged by the \
+      Hodges-Lehmann estimate with Wilcoxon's signed-rank 95 % interval; the overall ratio is \
+      the geometric mean over all configurations, with a Student-t 95 % interval over the \
+      rounds. A configuration whose interval still holds its threshold gets --rounds more \
+      rounds at a time, up to six times --rounds. It fails only when a whole interval lies \
+      below 1 - tolerance: --speed-tolerance overall (10 %), --config-tolerance for one \
+      configuration (25 %). Configurations OTHER cannot replay (a policy it lacks) are listed \
+      and not judged. Without --speed-against, speed is not judged, and the gate says why: \
+      the machine that measured the baseline (machine.txt, written by --create and --update) \
+      differs, or measured at another moment.
+
       Relative trace paths are found from the working directory, else from the baseline \
-      directory or its parents, so a baseline runs from anywhere. Exit 0: nothing \
-      regressed; 1: a regression or an error.
+      directory or its parents, so a baseline runs from anywhere. Exit 0: results match and \
+      speed is not judged slower; 1: a regression or an error; 64: bad arguments.
 
       Examples:
-        cachelab regress --baseline Reports/baseline
+        cachelab regress --baseline Reports/baseline --speed-against .build-reference/cachelab
         cachelab regress --create ci/baseline --trace app.cachelab.csv --policies lru,sieve --sizes 64MiB --repeat 3
         cachelab regress --baseline ci/baseline --no-speed --junit gate.xml
       """)
@@ -53,24 +62,36 @@ struct Regress: ParsableCommand {
   @OptionGroup(title: "Replay options (with --create)")
   var replay: ReplayOptions
 
-  @Option(help: "Allowed slowdown before a significant difference fails, as a fraction.")
-  var tolerance = 0.25
+  @Option(
+    help: ArgumentHelp(
+      "Judge speed side by side with this other cachelab executable (the reference build).",
+      valueName: "cachelab"))
+  var speedAgainst: String?
 
-  @Option(help: "Significance level of Welch's t-test for speed.")
-  var alpha = 0.01
+  @Option(help: "Allowed slowdown of the geometric mean over all configurations, as a fraction.")
+  var speedTolerance = 0.10
 
-  @Option(help: "Allowed slowdown of everything at once (a slower machine), as a fraction.")
-  var machineTolerance = 0.5
+  @Option(help: "Allowed slowdown of one configuration, as a fraction.")
+  var configTolerance = 0.25
 
-  @Flag(help: "Do not check replay speed.")
+  @Option(help: "Rounds every configuration gets with --speed-against (at least 6).")
+  var rounds = 10
+
+  @Option(
+    help: ArgumentHelp(
+      "With --speed-against, append one row per judged ratio (date, commit, ratio, interval, machine) to this CSV.",
+      valueName: "file.csv"))
+  var history: String?
+
+  @Flag(help: "Do not judge replay speed.")
   var noSpeed = false
 
-  @Flag(help: "Rewrite the baseline reports with fresh results instead of checking.")
+  @Flag(help: "Rewrite the baseline reports with fresh results (and machine.txt) instead of checking.")
   var update = false
 
   @Option(
     help: ArgumentHelp(
-      "Also write a JUnit XML report (one case per baseline file for results and one for speed) for CI systems.",
+      "Also write a JUnit XML report (a case per baseline file's results, per configuration's speed, and for the overall speed).",
       valueName: "file.xml"))
   var junit: String?
 
@@ -87,19 +108,60 @@ struct Regress: ParsableCommand {
     if let hitRatioTolerance, !(0..<1).contains(hitRatioTolerance) {
       throw ValidationError("--hit-ratio-tolerance must be in [0, 1)")
     }
-    guard tolerance >= 0, tolerance < 1 else { throw ValidationError("--tolerance must be in [0, 1)") }
-    guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be in (0, 1)") }
-    guard machineTolerance >= 0, machineTolerance < 1 else {
-      throw ValidationError("--machine-tolerance must be in [0, 1)")
+    guard speedTolerance > 0, speedTolerance < 1 else { throw ValidationError("--speed-tolerance must be in (0, 1)") }
+    guard configTolerance > 0, configTolerance < 1 else {
+      throw ValidationError("--config-tolerance must be in (0, 1)")
+    }
+    guard (6...1000).contains(rounds) else {
+      throw ValidationError(
+        "--rounds must be from 6 (the fewest rounds with a 95 % signed-rank interval) to 1000, not \(rounds)")
+    }
+    if speedAgainst != nil || history != nil {
+      guard !noSpeed, !update, create == nil else {
+        throw ValidationError("--speed-against and --history judge speed: not with --no-speed, --update or --create")
+      }
+    }
+    guard history == nil || speedAgainst != nil else {
+      throw ValidationError("--history records side-by-side speed: give --speed-against too")
+    }
+    if let speedAgainst { try Self.checkExecutable(speedAgainst) }
+    try checkOutputs()
+  }
+
+  /// The reference must be an executable file.
+  static func checkExecutable(_ path: String) throws {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw ValidationError("--speed-against \(path): \(systemErrorMessage(currentErrno))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+      throw ValidationError("--speed-against \(path): not an executable file (give a cachelab binary)")
     }
   }
 
-  static var isReleaseBuild: Bool {
-    #if DEBUG
-      return false
-    #else
-      return true
-    #endif
+  /// --junit and --history must not name the same file, a baseline report, or a file the next
+  /// run would read as one.
+  func checkOutputs() throws {
+    guard let baseline else { return }
+    let reports = (try? RegressionGate.reports(in: baseline)) ?? []
+    let outputs = [("--junit", junit), ("--history", history)].compactMap { name, path in path.map { (name, $0) } }
+    for (name, path) in outputs {
+      if let report = reports.first(where: { FileIdentity.same($0, path) }) {
+        throw ValidationError("\(name) \(path) is the baseline report \(report); it would be replaced")
+      }
+      if path.hasSuffix(".csv"), FileIdentity.same(Self.folder(of: path), baseline) {
+        throw ValidationError(
+          "\(name) \(path) is in the baseline folder, where the next check would read it as a report")
+      }
+    }
+    if outputs.count == 2, FileIdentity.same(outputs[0].1, outputs[1].1) {
+      throw ValidationError("--junit and --history name the same file (\(outputs[0].1))")
+    }
+  }
+
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   func run() throws {
@@ -108,6 +170,7 @@ struct Regress: ParsableCommand {
         let results = try ReplayExecution.perform(replay)
         try makeDirectories(create, purpose: "baseline directory")
         try CSVReport.write(results, to: create + "/baseline.csv")
+        try MachineRecord.current(checkout: create).write(into: create)
         let rows = results.reduce(0) { $0 + $1.caches.count }
         print(
           "wrote \(create)/baseline.csv: \(rows) rows from \(results.count) runs; check with: cachelab regress --baseline \(create)"
@@ -119,89 +182,61 @@ struct Regress: ParsableCommand {
     try CLIErrors.translating {
       var settings = RegressionGate.Settings()
       settings.hitRatioTolerance = hitRatioTolerance
-      (settings.tolerance, settings.alpha, settings.machineTolerance) = (tolerance, alpha, machineTolerance)
-      settings.speedSkipped = noSpeed ? "--no-speed" : Self.isReleaseBuild ? nil : "debug build"
       let gate = RegressionGate(settings: settings) { configuration in
         var located = configuration
         located.readPath = Self.locate(configuration.tracePath, baseline: baseline)
         return try ReplayExecution.withTrace(located) { try Replayer($0).run() }
       }
+      let reports = try RegressionGate.reports(in: baseline)
+      if update {
+        for path in reports { print("\(path): rewrote \(try gate.update(report: path)) rows") }
+        try MachineRecord.current(checkout: baseline).write(into: baseline)
+        print("baseline updated")
+        return
+      }
       var failed = false
       var junitReport = JUnitReport(suite: "cachelab regress \(baseline)")
       defer { Self.write(junitReport, to: junit) }
-      for path in try RegressionGate.reports(in: baseline) {
-        if update {
-          print("\(path): rewrote \(try gate.update(report: path)) rows")
-          continue
-        }
+      for path in reports {
         let outcome = try gate.check(report: path)
         failed = outcome.failed || failed
-        junitReport.cases += report(outcome)
+        junitReport.cases.append(RegressOutput.results(outcome))
+      }
+      let speed = try judgeSpeed(reports: reports, baseline: baseline)
+      failed = RegressOutput.speed(speed, into: &junitReport, reports: reports) || failed
+      if case .judged(let verdict) = speed, let history {
+        try SpeedHistory.append(
+          verdict, to: history, baseline: baseline, machine: MachineRecord.current(),
+          commit: SpeedHistory.currentCommit())
+        print("appended \(verdict.configurations.count + (verdict.overall == nil ? 0 : 1)) rows to \(history)")
       }
       if failed { throw ExitCode.failure }
-      print(update ? "baseline updated" : "no regression")
+      print("no regression")
     }
   }
 
-  /// Prints what the gate found for one report; returns its JUnit cases (results, speed).
-  private func report(_ outcome: RegressionGate.Outcome) -> [JUnitReport.Case] {
-    let path = outcome.path
-    if !outcome.missingColumns.isEmpty {
-      print(
-        "\(path): note: the baseline lacks columns \(outcome.missingColumns.joined(separator: ", ")) (refresh with --update)"
-      )
+  /// Speed: skipped, not judged (and why), or judged side by side.
+  private func judgeSpeed(reports: [String], baseline: String) throws -> RegressionGate.Speed {
+    if noSpeed { return .skipped(reason: "--no-speed") }
+    guard let speedAgainst else { return try RegressionGate.speedWithoutReference(baseline: baseline) }
+    guard let candidate = ChildProcess.currentExecutable else {
+      throw Failure(message: "cannot find this executable's own path to run it side by side")
     }
-    let differences = outcome.differences
-    let listed = differences.prefix(40).map { "  \($0)" }
-    if differences.isEmpty {
-      print("\(path): \(outcome.rows) rows, \(outcome.runs) runs: every deterministic column matches")
-    } else {
-      print("\(path): \(differences.count) values changed:\n" + listed.joined(separator: "\n"))
-      if differences.count > 40 { print("  … and \(differences.count - 40) more") }
+    var settings = SideBySideSpeed.Settings()
+    settings.rounds = rounds
+    settings.maximumRounds = rounds * 6
+    settings.overallTolerance = speedTolerance
+    settings.configurationTolerance = configTolerance
+    let showProgress = isatty(STDERR_FILENO) != 0
+    do {
+      return .judged(
+        try RegressionGate.sideBySide(
+          reports: reports, candidate: candidate, reference: speedAgainst, settings: settings,
+          locate: { Self.locate($0, baseline: baseline) },
+          progress: { if showProgress { StandardError.write("speed: \($0)\n") } }))
+    } catch let failure as BuildRunner.Failure {
+      throw Failure(message: "speed side by side: \(failure)")
     }
-    var cases = [
-      JUnitReport.Case(
-        name: "\(path): results",
-        failure: differences.isEmpty ? nil : "\(differences.count) values changed:\n" + listed.joined(separator: "\n"))
-    ]
-    guard case .measured(let speeds, let factor, let slow, let suspected) = outcome.speed else {
-      if case .skipped(let reason) = outcome.speed {
-        cases.append(JUnitReport.Case(name: "\(path): speed", skipped: reason))
-        if reason == "debug build" {
-          print("\(path): speed not checked: this is a debug build (use .build/release/cachelab)")
-        }
-      }
-      return cases
-    }
-    if suspected > 0 { print("\(path): \(suspected) configurations looked slower and were measured again") }
-    let ratios = speeds.map(\.ratio)
-    if let low = ratios.min(), let high = ratios.max() {
-      print(
-        "\(path): speed vs baseline over \(speeds.count) configurations: ×\(Decimal.fixed(low, 2))…×\(Decimal.fixed(high, 2)), machine factor ×\(Decimal.fixed(factor, 2))"
-      )
-    }
-    var problems = outcome.machineTooSlow ? ["machine factor ×\(Decimal.fixed(factor, 2))"] : []
-    problems += slow.map { "\($0.label): ×\(Decimal.fixed($0.ratio, 2))" }
-    cases.append(
-      JUnitReport.Case(
-        name: "\(path): speed", failure: problems.isEmpty ? nil : "slower: " + problems.joined(separator: "; "))
-    )
-    if outcome.machineTooSlow {
-      print(
-        "\(path): everything replays ×\(Decimal.fixed(factor, 2)) as fast as the baseline (allowed: ×\(Decimal.fixed(1 - machineTolerance, 2)))"
-      )
-    }
-    if !slow.isEmpty {
-      print(
-        "\(path): replay got significantly slower relative to the machine factor (tolerance \(Int(tolerance * 100)) %, p < \(alpha)):"
-      )
-      for speed in slow {
-        print(
-          "  \(speed.label): \(Decimal.fixed(speed.baseline.mean / 1e6, 2)) -> \(Decimal.fixed(speed.current.mean / 1e6, 2)) M req/s (×\(Decimal.fixed(speed.ratio, 2)), p = \(speed.test.pValue.map { Decimal.fixed($0, 6) } ?? "n/a"))"
-        )
-      }
-    }
-    return cases
   }
 
   /// Writes the JUnit report when `--junit` asks for one (a failure to write is reported, not thrown).

@@ -1,16 +1,9 @@
 import CacheCore
 import Replay
 import Reports
-import Stats
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Compares a replayed run with the baseline rows it must reproduce: every deterministic
-/// column exactly, and replay speed statistically (Welch's t-test over repeats).
+/// column exactly (or the `*_ratio` columns within a tolerance).
 public enum RegressionCheck {
   /// A deterministic value that changed.
   public struct Difference: Sendable, CustomStringConvertible {
@@ -19,34 +12,6 @@ public enum RegressionCheck {
     public var expected: String
     public var actual: String
     public var description: String { "\(row): \(column) \(expected) -> \(actual)" }
-  }
-
-  /// Replay speed of one configuration, baseline against now.
-  public struct Speed: Sendable {
-    public var label: String
-    public var baseline: SampleSummary
-    public var current: SampleSummary
-    public var test: WelchTest
-    /// Current mean / baseline mean.
-    public var ratio: Double { baseline.mean > 0 ? current.mean / baseline.mean : 1 }
-
-    /// Slower by more than `tolerance` (a fraction) once the current speed is divided by
-    /// `machineFactor` (how much faster this machine runs everything), and significantly so
-    /// at `alpha` (Welch's test on the rescaled samples).
-    public func isRegression(tolerance: Double, alpha: Double, machineFactor: Double = 1) -> Bool {
-      let scaled = SampleSummary(
-        count: current.count, mean: current.mean / machineFactor,
-        standardDeviation: current.standardDeviation / machineFactor)
-      return ratio / machineFactor < 1 - tolerance && WelchTest(baseline, scaled).isSignificant(at: alpha)
-    }
-  }
-
-  /// The geometric mean of the speed ratios: how much faster (> 1) or slower this machine and
-  /// build replay the baseline as a whole.
-  public static func machineFactor(_ speeds: [Speed]) -> Double {
-    let ratios = speeds.map(\.ratio).filter { $0 > 0 && $0.isFinite }
-    guard !ratios.isEmpty else { return 1 }
-    return exp(ratios.map { log($0) }.reduce(0, +) / Double(ratios.count))
   }
 
   /// Columns whose values depend on timing and are not compared exactly.
@@ -79,19 +44,31 @@ public enum RegressionCheck {
     return differences
   }
 
-  /// Speed per configuration (rows that differ only by seed), baseline rows against the
-  /// current runs (repeats in seed order).
-  public static func speeds(baseline: ReportTable, current: [RunResult]) throws(FileError) -> [Speed] {
-    let metric = Metric.named("requests_per_second")!
-    let now = ConfigurationSamples.collect(current, metric: metric)
-    var result: [Speed] = []
-    for before in try ConfigurationSamples.collect(baseline, metric: metric) {
-      guard let after = now.first(where: { $0.key == before.key }) else { continue }
-      let summaries = (SampleSummary(before.repeats.map(\.value)), SampleSummary(after.repeats.map(\.value)))
-      result.append(
-        Speed(
-          label: before.label, baseline: summaries.0, current: summaries.1, test: WelchTest(summaries.0, summaries.1)))
+  /// Checks a baseline report's header: an older layout (the standard columns up to some
+  /// point, in order) is accepted and returns the columns it lacks; anything else — a column
+  /// missing in between, an unknown or repeated column — is refused.
+  ///
+  /// - Throws: ``FileError`` naming `path:1`.
+  public static func missingColumns(_ table: ReportTable) throws(FileError) -> [String] {
+    let standard = ReportColumn.standard.map(\.name)
+    if let unknown = table.header.first(where: { !standard.contains($0) }) {
+      throw FileError(path: "\(table.path):1", "unknown column '\(unknown)' (not a CacheLab report column)")
     }
-    return result
+    let prefix = Array(standard.prefix(table.header.count))
+    guard table.header == prefix else {
+      let last = table.header.compactMap { standard.firstIndex(of: $0) }.max() ?? 0
+      let missing = standard[...last].filter { !table.header.contains($0) }
+      let repeated = table.header.filter { name in table.header.filter { $0 == name }.count > 1 }
+      let problem =
+        !repeated.isEmpty
+        ? "column '\(repeated[0])' appears twice"
+        : missing.isEmpty
+          ? "the columns are not in CacheLab's order" : "missing columns \(missing.joined(separator: ", "))"
+      throw FileError(
+        path: "\(table.path):1",
+        "\(problem); a baseline holds every report column up to its last, as cachelab wrote it (rewrite it with cachelab regress --update)"
+      )
+    }
+    return Array(standard.dropFirst(table.header.count))
   }
 }

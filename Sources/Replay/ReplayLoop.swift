@@ -27,6 +27,10 @@ extension Replayer {
     let (targets, sampleGroups) = (caches.targets, caches.sampleGroups)
     let (cells, engineCells) = (caches.cells, caches.engineCells)
     let clock = SimulationClock(count: targets.count)
+    #if CACHELAB_INJECT_SLOWDOWN
+      clock.injected = InjectedSlowdown.fractions(
+        labels: cells.map(\.policy.label) + engineCells.map(\.labeled.label))
+    #endif
     var windows = config.window.map(WindowTracker.init)
     var replayed: Int64 = 0
     var otherRows: Int64 = 0

@@ -101,6 +101,10 @@ public struct Replayer: Sendable {
 /// Runs the caches over a batch, serially or across cores, and totals each one's time.
 final class SimulationClock: @unchecked Sendable {
   private let nanoseconds: UnsafeMutableBufferPointer<UInt64>
+  #if CACHELAB_INJECT_SLOWDOWN
+    /// Each simulation's injected slowdown (``InjectedSlowdown``; test builds only).
+    var injected: [Double] = []
+  #endif
 
   init(count: Int) {
     nanoseconds = .allocate(capacity: max(count, 1))
@@ -136,6 +140,11 @@ final class SimulationClock: @unchecked Sendable {
   private func timed(_ index: Int, _ body: () -> Void) {
     let start = Stopwatch.nanoseconds()
     body()
+    #if CACHELAB_INJECT_SLOWDOWN
+      if index < injected.count, injected[index] > 0 {
+        InjectedSlowdown.stretch(Stopwatch.nanoseconds() - start, fraction: injected[index])
+      }
+    #endif
     nanoseconds[index] &+= Stopwatch.nanoseconds() - start
   }
 }

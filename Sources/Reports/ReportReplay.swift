@@ -22,13 +22,13 @@ public enum ReportReplay {
     let keyColumns = ["trace", "format", "ignore_size", "warmup", "window", "seed"]
     for name in keyColumns + ["policy", "params", "capacity_spec", "cell", "cells"] { _ = try table.column(name) }
     var order: [[String]] = []
-    var rowsByKey: [[String]: [[String]]] = [:]
-    for row in table.rows {
+    var rowsByKey: [[String]: [Int]] = [:]
+    for (index, row) in table.rows.enumerated() {
       let key =
         keyColumns.map { table.value(row, $0)! }
         + ["num_req", "sample_rate", "sample_floor"].map { table.value(row, $0) ?? "" }
       if rowsByKey[key] == nil { order.append(key) }
-      rowsByKey[key, default: []].append(row)
+      rowsByKey[key, default: []].append(index)
     }
     var result: [Run] = []
     for key in order {
@@ -37,10 +37,13 @@ public enum ReportReplay {
     return result
   }
 
-  private static func rebuild(key: [String], rows: [[String]], table: ReportTable, parallel: Bool) throws(FileError)
+  /// The run of the rows at `indices` (one key); errors name the line of the row at fault.
+  private static func rebuild(key: [String], rows indices: [Int], table: ReportTable, parallel: Bool) throws(FileError)
     -> Run
   {
-    let path = table.path
+    // The row being read, for the message; the first row's line for errors about the whole run.
+    var location = table.location(ofRow: indices[0])
+    let rows = indices.map { table.rows[$0] }
     do throws(ConfigurationError) {
       var policies: [PolicySpec] = []
       var policyNames: [String] = []
@@ -48,7 +51,8 @@ public enum ReportReplay {
       var capacityNames: [String] = []
       var engines: [LabeledEngine] = []
       let ignoreSize = key[2] == "true"
-      for row in rows {
+      for (row, index) in zip(rows, indices) {
+        location = table.location(ofRow: index)
         let policy = table.value(row, "policy")!
         let params = table.value(row, "params")!
         if policy == "engine" {
@@ -76,6 +80,7 @@ public enum ReportReplay {
           capacities.append(try CapacitySpec(parsing: capacity, objectMode: ignoreSize))
         }
       }
+      location = table.location(ofRow: indices[0])
       let warmup = try WarmupSpec(parsing: key[3])
       let window = key[4].isEmpty ? nil : try WindowSpec(parsing: key[4])
       guard let seed = UInt64(key[5]) else {
@@ -87,9 +92,10 @@ public enum ReportReplay {
       configuration.slice = TraceSlice(
         requestLimit: Int64(key[6]), sampleRate: Double(key[7]) ?? 1, minimumObjects: Int(key[8]) ?? 0)
       var expected: [Int: [String]] = [:]
-      for row in rows {
+      for (row, index) in zip(rows, indices) {
+        location = table.location(ofRow: index)
         guard let cell = Int(table.value(row, "cell")!), let cells = Int(table.value(row, "cells")!),
-          cells == configuration.gridSize, expected[cell] == nil
+          cells == configuration.gridSize, (0..<cells).contains(cell), expected[cell] == nil
         else {
           throw ConfigurationError(
             .invalidValue,
@@ -98,13 +104,14 @@ public enum ReportReplay {
         }
         expected[cell] = row
       }
+      location = table.location(ofRow: indices[0])
       guard expected.count == configuration.gridSize else {
         throw ConfigurationError(
           .invalidValue, "\(key[0]) (seed \(key[5])): \(configuration.gridSize - expected.count) cells are missing")
       }
       return Run(configuration: configuration, expected: expected)
     } catch {
-      throw FileError(path: path, error.description)
+      throw FileError(path: location, error.description)
     }
   }
 }

@@ -13,11 +13,20 @@ public struct ReportTable: Sendable, Equatable {
   public let path: String
   public let header: [String]
   public var rows: [[String]]
+  /// The line each row starts on (1 is the header's), for `path:line` messages.
+  public var lines: [Int]
 
-  public init(path: String, header: [String], rows: [[String]]) {
+  /// A table of `rows`; without `lines`, rows are numbered from line 2 on.
+  public init(path: String, header: [String], rows: [[String]], lines: [Int]? = nil) {
     self.path = path
     self.header = header
     self.rows = rows
+    self.lines = lines ?? rows.indices.map { $0 + 2 }
+  }
+
+  /// `path:line` of row `index`.
+  public func location(ofRow index: Int) -> String {
+    "\(path):\(index < lines.count ? lines[index] : index + 2)"
   }
 
   /// Reads and parses the report at `path`.
@@ -104,7 +113,7 @@ public struct ReportTable: Sendable, Equatable {
       throw FileError(
         path: "\(path):\(lines[index])", "expected \(header.count) fields as in the header, found \(row.count)")
     }
-    self.init(path: path, header: header, rows: Array(records.dropFirst()))
+    self.init(path: path, header: header, rows: Array(records.dropFirst()), lines: Array(lines.dropFirst()))
   }
 
   /// Index of column `name`.
@@ -112,7 +121,7 @@ public struct ReportTable: Sendable, Equatable {
   /// - Throws: ``FileError`` if the report has no such column.
   public func column(_ name: String) throws(FileError) -> Int {
     guard let index = header.firstIndex(of: name) else {
-      throw FileError(path: path, "the report has no '\(name)' column")
+      throw FileError(path: "\(path):1", "the report has no '\(name)' column")
     }
     return index
   }

@@ -45,7 +45,10 @@ import Testing
     let checked = try CLI.run(["regress", "--baseline", baseline, "--junit", junit, "--no-speed"])
     #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
-    #expect(xml.contains("tests=\"2\" failures=\"0\" skipped=\"1\""), "\(xml)")
+    // A case for the results, one per configuration's speed and one for the overall speed
+    // (skipped with --no-speed).
+    #expect(xml.contains("tests=\"4\" failures=\"0\" skipped=\"3\""), "\(xml)")
+    #expect(xml.contains("lru @ 0.05\"><skipped message=\"--no-speed\"/>"), "\(xml)")
     // A changed value fails, is named in the JUnit report, and passes within a ratio tolerance.
     let report = baseline + "/baseline.csv"
     var text = try String(contentsOfFile: report, encoding: .utf8)

@@ -80,7 +80,9 @@ import Testing
   }
 
   /// A replay writing 4 MiB objects through the file backend is killed (SIGKILL) part-way,
-  /// several times; each restart finds only complete objects, and every one reads back intact.
+  /// several times: each time once the store holds one more finished object than before (so
+  /// the kill lands at a different point of a later write), waiting for that event rather than
+  /// for a time. Each restart finds only complete objects, and every one reads back intact.
   @Test func aKilledWriterNeverLeavesAPartialObject() throws {
     let directory = Paths.temporaryDirectory("crash")
     var rows = "time,key,size\n"
@@ -88,7 +90,16 @@ import Testing
     let trace = Paths.temporaryFile("crash.cachelab.csv", text: rows)
     var sawLeftover = false
     var recovered = 0
+    /// The engine's store folder and its finished objects (files named by a 32-digit hash).
+    func finishedObjects() -> (store: URL?, count: Int) {
+      let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      guard let folder = folders.first(where: { $0.hasPrefix("engine-") }) else { return (nil, 0) }
+      let store = directory.appendingPathComponent(folder)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
+      return (store, names.filter { $0.count == 32 && $0.allSatisfy(\.isHexDigit) }.count)
+    }
     for attempt in 0..<4 {
+      let before = finishedObjects().count
       let process = Process()
       process.executableURL = URL(fileURLWithPath: CLIBinary.path)
       process.arguments = [
@@ -96,11 +107,12 @@ import Testing
         "--disk-backend", "file:\(directory.path)", "--quiet", "--serial",
       ]
       try process.run()
-      Thread.sleep(forTimeInterval: 0.4 + 0.25 * Double(attempt))
+      // Kill once this run has finished `attempt + 1` more objects (or the run has ended).
+      let wrote = Waiting.until { finishedObjects().count > before + attempt || !process.isRunning }
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-      let store = directory.appendingPathComponent(folders.first { $0.hasPrefix("engine-") } ?? "engine-missing")
+      try #require(wrote, "attempt \(attempt): no object was finished within two minutes")
+      let store = try #require(finishedObjects().store, "attempt \(attempt): no store folder")
       let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
       if names.contains(where: { $0.hasPrefix(".tmp-") }) { sawLeftover = true }
       let restarted = try EngineDriver(
@@ -109,7 +121,7 @@ import Testing
           diskBackend: .file(directory: store.path)))
       let verified = try restarted.engine.verifyDisk()
       #expect(verified.unreadable == 0, "attempt \(attempt): a partial object survived recovery")
-      #expect(verified.objects > 0, "attempt \(attempt): nothing was written before the kill")
+      #expect(verified.objects > before, "attempt \(attempt): the objects finished before the kill are gone")
       recovered = verified.objects
       let left = try FileManager.default.contentsOfDirectory(atPath: store.path)
       #expect(!left.contains { $0.hasPrefix(".tmp-") }, "recovery removes unfinished writes")
