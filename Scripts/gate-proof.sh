@@ -6,7 +6,9 @@
 #   2. it passes while two busy loops load both cores;
 #   3. a 15 % slowdown injected into the shared replay loop (every configuration) fails it;
 #   4. a 30 % slowdown of one policy (lru) alone fails it;
-#   5. a debug build judged against the release build fails, naming every configuration.
+#   5. a debug build judged against the release build fails, naming every configuration;
+# and, to calibrate 3 and 4, the injection build with nothing injected against the release
+# build (two builds of one source differ a little in speed: code layout).
 # The slowdowns come from a release build compiled with -DCACHELAB_INJECT_SLOWDOWN (in
 # .build-inject; a normal build has no such code) and the environment variable
 # CACHELAB_INJECT_SLOWDOWN (0.15: every cache's timed replay takes time ÷ 0.85; lru=0.30:
@@ -58,7 +60,8 @@ prove() {
     echo
     echo '```'
     echo "\$ ${setting:+$setting }$candidate regress --baseline Reports/baseline $*"
-    grep -E '^(speed|  |Error|no regression)' "$log" | cut -c1-200 | head -40
+    # sed, not head: head would stop reading, and a broken pipe would end the script (pipefail).
+    grep -E '^(speed|  |Error|no regression)' "$log" | sed -n '1,40p'
     echo "(exit $status, $seconds s)"
     echo '```'
   } >> "$record"
@@ -74,6 +77,7 @@ python3 -c 'while 1: pass' & busy2=$!
 trap 'kill $busy1 $busy2 2>/dev/null || true' EXIT
 prove "Unchanged tree with two busy loops on both cores" 0 "$pass" "$release" "" --speed-against "$reference"
 kill $busy1 $busy2 2>/dev/null || true
+prove "Calibration: the injection build with nothing injected" 0 "$pass" "$injected" "" --speed-against "$release"
 prove "A 15 % slowdown of every cache (the shared replay loop)" 1 '^speed: overall .*: SLOWER$' "$injected" \
   CACHELAB_INJECT_SLOWDOWN=0.15 --speed-against "$release"
 prove "A 30 % slowdown of lru alone" 1 '^  Reports/baseline/policies.csv: lru @ ' "$injected" \

@@ -67,8 +67,9 @@ enum RegressOutput {
     let counted = verdict.configurations.count
     let extended = verdict.configurations.filter { $0.rounds > verdict.fullRounds }
     let most = verdict.configurations.map(\.rounds).max() ?? 0
+    print("speed: side by side in fresh processes: this build \(verdict.candidate), reference \(verdict.reference)")
     print(
-      "speed: this build (\(verdict.candidate)) against \(verdict.reference), side by side in fresh processes: \(counted) configurations, \(verdict.fullRounds) full rounds after a warm-up"
+      "speed: \(counted) configurations, \(verdict.fullRounds) full rounds after a warm-up"
         + (extended.isEmpty ? "" : ", \(extended.count) measured again up to \(most) rounds")
         + ", \(Decimal.fixed(verdict.seconds, 0)) s")
     if let overall = verdict.overall {

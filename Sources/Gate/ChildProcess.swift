@@ -108,17 +108,6 @@ public enum ChildProcess {
 
   /// The whole text of the file at `path`.
   public static func readText(_ path: String) throws(FileError) -> String {
-    guard let file = fopen(path, "rb") else {
-      throw FileError(path: path, "cannot open: \(systemErrorMessage(currentErrno))")
-    }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, file)
-      if count > 0 { bytes += chunk[0..<count] }
-      if count < chunk.count { break }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    String(decoding: try readWholeFile(path), as: UTF8.self)
   }
 }

@@ -34,21 +34,7 @@ public struct ReportTable: Sendable, Equatable {
   /// - Throws: ``FileError`` naming `path:line` for an unreadable file, an unterminated
   ///   quote or a row whose field count differs from the header's.
   public init(contentsOf path: String) throws(FileError) {
-    guard let file = fopen(path, "rb") else {
-      throw FileError(path: path, "cannot open: \(systemErrorMessage(currentErrno))")
-    }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, file)
-      if count > 0 { bytes += chunk[0..<count] }
-      if count < chunk.count {
-        if ferror(file) != 0 { throw FileError(path: path, "cannot read: \(systemErrorMessage(currentErrno))") }
-        break
-      }
-    }
-    try self.init(path: path, text: String(decoding: bytes, as: UTF8.self))
+    try self.init(path: path, text: String(decoding: try readWholeFile(path), as: UTF8.self))
   }
 
   /// Parses report `text` (named `path` in messages).

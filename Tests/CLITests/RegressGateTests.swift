@@ -52,7 +52,8 @@ import Testing
     ])
     #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
     #expect(outcome.stdout.contains("every deterministic column matches"))
-    #expect(outcome.stdout.contains("2 configurations, 6 full rounds after a warm-up"), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("\nspeed: 2 configurations, 6 full rounds after a warm-up, "), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("speed: side by side in fresh processes: this build /"))
     #expect(outcome.stdout.contains("speed: 2 of 2 configurations slower"), "\(outcome.stdout)")
     #expect(outcome.stdout.contains("lru @ 0.05: ×0.00 (95 % interval ×0.00…×0.00, 6 rounds; fails below ×0.75)"))
     #expect(outcome.stdout.contains("sieve @ 0.05: ×0.00"))
@@ -91,7 +92,7 @@ import Testing
     #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     #expect(outcome.stdout.contains("speed: not judged, the reference build cannot replay it ("), "\(outcome.stdout)")
     #expect(outcome.stdout.contains("unknown policy 'sieve'): sieve @ 0.05"), "\(outcome.stdout)")
-    #expect(outcome.stdout.contains("1 configurations, 6 full rounds"))
+    #expect(outcome.stdout.contains("speed: 1 configurations, 6 full rounds"))
     let nothing = try CLI.run([
       "regress", "--baseline", folder, "--speed-against", Self.reference(speed: "1", failing: "oracle-general"),
       "--rounds", "6",
