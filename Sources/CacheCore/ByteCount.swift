@@ -21,7 +21,8 @@ public enum ByteCount {
     for (suffix, multiplier) in suffixes where lowered.hasSuffix(suffix) {
       let number = String(lowered.dropLast(suffix.count))
       guard let value = Double(number), value.isFinite, value >= 0,
-        number.allSatisfy({ $0.isNumber || $0 == "." })
+        number.allSatisfy({ $0.isNumber || $0 == "." }),
+        multiplier > 1 || value == value.rounded()  // a fraction of a byte (1.5B) is no byte count
       else { return nil }
       let bytes = (value * multiplier).rounded(.down)
       return bytes < 9.2e18 ? Int64(bytes) : nil

@@ -88,7 +88,11 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
     }
     switch (low, high) {
     case (.fraction(let a), .fraction(let b)) where a < b:
-      return points(a, b).map { .fraction(($0 * 1e6).rounded() / 1e6) }
+      var sizes: [CapacitySpec] = []
+      for value in points(a, b).map({ ($0 * 1e6).rounded() / 1e6 }) where sizes.last != .fraction(value) {
+        sizes.append(.fraction(value))
+      }
+      return sizes
     case (.absolute(let a), .absolute(let b)) where a < b:
       var sizes: [CapacitySpec] = []
       for value in points(Double(a), Double(b)).map({ Int64($0.rounded()) }) where sizes.last != .absolute(value) {

@@ -13,6 +13,9 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable, Sen
     public static let unknownParameter = Code(name: "unknown parameter")
     /// A value that does not parse or is out of range.
     public static let invalidValue = Code(name: "invalid value")
+    /// Inputs whose contents do not fit together (reports of unlike configurations): a
+    /// problem with the data, not with the arguments (exit 1, not 64).
+    public static let mismatchedData = Code(name: "mismatched data")
   }
 
   /// What kind of mistake this is.

@@ -45,8 +45,10 @@ enum ArgumentSpelling {
   }
 
   /// Every `--name` the command's help mentions, plus `--help` and `--version`.
-  private static func options(of command: any ParsableCommand.Type) -> Set<String> {
-    var names: Set<String> = ["--help", "--version", "--experimental-dump-help", "--generate-completion-script"]
+  static func options(of command: any ParsableCommand.Type) -> Set<String> {
+    var names: Set<String> = [
+      "--help", "--version", "--experimental-dump-help", "--generate-completion-script", "--study-file",
+    ]
     let help = Array(command.helpMessage(columns: 400))
     var index = 0
     while index + 2 < help.count {

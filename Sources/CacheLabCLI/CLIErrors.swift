@@ -11,6 +11,7 @@ enum CLIErrors {
     do {
       return try body()
     } catch let error as ConfigurationError {
+      if error.code == .mismatchedData { throw Failure(message: error.description) }
       throw ValidationError(error.description)
     } catch let error as ReplayError {
       if case .configuration(let configuration) = error { throw ValidationError(configuration.description) }

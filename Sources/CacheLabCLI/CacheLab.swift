@@ -29,8 +29,11 @@ public struct CacheLab: ParsableCommand {
   /// Runs the command line: expands a study file (`--config`) into one invocation per trace,
   /// parses each (a mistyped subcommand or option gets a did-you-mean, exit 64) and runs it.
   public static func main() {
-    let given = Array(CommandLine.arguments.dropFirst())
+    let given = NegativeValues.joined(Array(CommandLine.arguments.dropFirst()))
     let invocations: [[String]]
+    if let repeated = RepeatedOptions.first(in: given) {
+      exit(withError: ValidationError("\(repeated) is given twice; give each option once"))
+    }
     do {
       invocations = try StudyFile.expand(given) ?? [given]
     } catch {
@@ -47,6 +50,9 @@ public struct CacheLab: ParsableCommand {
             "Error: \(problem.message)\nUsage: \(problem.command) <options>\n"
               + "  See '\(problem.command) --help' for more information.\n")
           POSIXIO.exitProcess(ExitCode.validationFailure.rawValue)
+        }
+        if let study = StudyFile.source(of: arguments), exitCode(for: error) == .validationFailure {
+          exit(withError: ValidationError("\(study): " + message(for: error)))
         }
         exit(withError: error)
       }

@@ -47,6 +47,10 @@ struct Compare: ParsableCommand {
   var comparison: String?
 
   func validate() throws {
+    var paths = options.paths()
+    for report in reports { paths.read("report", report) }
+    paths.write("--comparison", comparison)
+    try paths.check()
     if reports.isEmpty {
       guard options.trace != nil else {
         throw ValidationError("give report files, or --trace with --policies/--sizes or --preset to replay")
@@ -74,7 +78,11 @@ struct Compare: ParsableCommand {
         sources = [ConfigurationSamples.collect(results, metric: metric)]
       } else {
         for path in reports {
-          sources.append(try ConfigurationSamples.collect(ReportTable(contentsOf: path), metric: metric))
+          let samples = try ConfigurationSamples.collect(ReportTable(contentsOf: path), metric: metric)
+          guard !samples.isEmpty else {
+            throw Failure(message: "\(path): holds no configurations (no rows): nothing to compare")
+          }
+          sources.append(samples)
         }
       }
       let result = try ReportComparison(sources, metric: metric, baseline: baseline)

@@ -66,6 +66,10 @@ struct Convert: ParsableCommand {
     if let requestLimit, requestLimit <= 0 { throw ValidationError("--num-req must be positive") }
     if let sample, !(sample > 0 && sample <= 1) { throw ValidationError("--sample must be in (0, 1]") }
     guard !output.isEmpty else { throw ValidationError("OUT must not be empty") }
+    var paths = PathCheck()
+    paths.read("IN", format == nil ? TraceSpec.shorthand(input).path : input)
+    paths.write("OUT", output)
+    try paths.check()
     _ = try targetFormat()
   }
 

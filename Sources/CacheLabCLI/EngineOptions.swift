@@ -151,11 +151,15 @@ struct EngineOptions: ParsableArguments {
     throw ConfigurationError(.invalidValue, "--disk-backend must be simulated or file:DIRECTORY")
   }
 
-  /// Before replaying: empties each engine's file store with `--fresh`, otherwise says on
-  /// standard error which stores already hold objects (a reused store starts warm).
-  func prepareStores(_ engines: [LabeledEngine]) throws {
+  /// Before replaying: locks each engine's file store against other processes (the locks
+  /// returned; keep them for the run), empties it with `--fresh`, otherwise says on standard
+  /// error which stores already hold objects (a reused store starts warm).
+  func prepareStores(_ engines: [LabeledEngine]) throws -> [StoreLock] {
+    var locks: [StoreLock] = []
     for engine in engines {
       guard case .file(let directory) = engine.configuration.diskBackend else { continue }
+      try makeDirectories(directory, purpose: "store directory")
+      locks.append(try StoreLock(directory))
       if fresh {
         try FileStoreContents.empty(directory)
         continue
@@ -171,6 +175,7 @@ struct EngineOptions: ParsableArguments {
         "cachelab: reusing the store in \(directory): \(found.objects) objects, \(ByteCount.format(found.bytes))"
           + " (--fresh empties it first)\n")
     }
+    return locks
   }
 }
 

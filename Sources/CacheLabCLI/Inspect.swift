@@ -32,6 +32,10 @@ struct Inspect: ParsableCommand {
   var quiet = false
 
   func validate() throws {
+    var paths = PathCheck()
+    paths.read("trace", format == nil ? TraceSpec.shorthand(trace).path : trace)
+    paths.write("--output", output)
+    try paths.check()
     _ = try CLIErrors.translating { try spec() }
   }
 

@@ -23,6 +23,10 @@ struct Merge: ParsableCommand {
 
   func validate() throws {
     guard !reports.isEmpty else { throw ValidationError("give at least one report to merge") }
+    var paths = PathCheck()
+    for report in reports { paths.read("report", report) }
+    paths.write("--output", output)
+    try paths.check()
   }
 
   func run() throws {

@@ -198,9 +198,15 @@ struct Regress: ParsableCommand {
       var junitReport = JUnitReport(suite: "cachelab regress \(baseline)")
       defer { Self.write(junitReport, to: junit) }
       for path in reports {
-        let outcome = try gate.check(report: path)
-        failed = outcome.failed || failed
-        junitReport.cases.append(RegressOutput.results(outcome))
+        do {
+          let outcome = try gate.check(report: path)
+          failed = outcome.failed || failed
+          junitReport.cases.append(RegressOutput.results(outcome))
+        } catch {
+          // A baseline that cannot be checked fails in the JUnit file too, not as an empty suite.
+          junitReport.cases.append(JUnitReport.Case(name: "\(path): results", failure: "\(error)"))
+          throw error
+        }
       }
       let speed = try judgeSpeed(reports: reports, baseline: baseline)
       failed = RegressOutput.speed(speed, into: &junitReport, reports: reports) || failed

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheCore
 import Replay
 import Reports
+import Traces
 import Workloads
 
 #if canImport(Glibc)
@@ -17,7 +18,9 @@ enum ReplayExecution {
   /// (whose comparison uses `baseline`, as `compare --baseline` does).
   static func perform(_ options: ReplayOptions, baseline: String? = nil) throws -> [RunResult] {
     let configurations = try options.configurations()
-    if let first = configurations.first { try options.engine.prepareStores(first.engines) }
+    // Held until the run's reports are written: no other process may use these stores.
+    let storeLocks = try configurations.first.map { try options.engine.prepareStores($0.engines) } ?? []
+    defer { withExtendedLifetime(storeLocks) {} }
     let output = try options.output.flatMap { path in path == "-" ? nil : try AtomicFileWriter(path: path) }
     let json = try options.json.map { path in try AtomicFileWriter(path: path) }
     let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
@@ -59,14 +62,27 @@ enum ReplayExecution {
   }
 
   /// Runs `body` with `configuration`, first generating its synthetic trace (seeded with the
-  /// run's seed) into a temporary file that is removed afterwards.
+  /// run's seed) into a temporary file that is removed afterwards — also when the run is
+  /// interrupted — and removing such files that killed runs left.
   static func withTrace<T>(_ configuration: RunConfiguration, _ body: (RunConfiguration) throws -> T) throws -> T {
     guard SyntheticTraceSpec.matches(configuration.tracePath) else { return try body(configuration) }
     let spec = try SyntheticTraceSpec(parsing: configuration.tracePath)
-    let directory = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    TemporaryFiles.removeLeftovers(in: directory, prefix: "cachelab-gen-")
     let path = "\(directory)/cachelab-gen-\(getpid())-\(configuration.seed)\(spec.fileSuffix)"
-    try spec.generate(seed: configuration.seed, to: path)
-    defer { unlink(path) }
+    let token = TemporaryFiles.register(path)
+    defer {
+      unlink(path)
+      TemporaryFiles.unregister(token)
+    }
+    do {
+      try spec.generate(seed: configuration.seed, to: path)
+    } catch let error as FileError {
+      // The file is ours, not the user's: name the spec.
+      throw Failure(message: "\(configuration.tracePath): \(error.message)")
+    } catch let error as TraceError {
+      throw Failure(message: "\(configuration.tracePath): \(error.message)")
+    }
     var generated = configuration
     generated.readPath = path
     return try body(generated)

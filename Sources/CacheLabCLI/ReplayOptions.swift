@@ -3,6 +3,7 @@ import CacheCore
 import Foundation
 import Policies
 import Replay
+import Reports
 import Traces
 import Workloads
 
@@ -134,6 +135,23 @@ struct ReplayOptions: ParsableArguments {
   @Flag(help: "Do not print the table or the progress bar.")
   var quiet = false
 
+  /// The study file this invocation was expanded from (set by ``StudyFile``, never typed).
+  @Option(name: .customLong("study-file"), help: .private)
+  var studyFile: String?
+
+  /// What the replay reads and writes: trace and study file in; `--output`, `--json`,
+  /// `--window-series` and every file of `--report` out.
+  func paths() -> PathCheck {
+    var paths = PathCheck()
+    paths.read("--trace", trace.map { format == nil ? TraceSpec.shorthand($0).path : $0 })
+    paths.read("--config", studyFile)
+    paths.write("--output", output)
+    paths.write("--json", json)
+    paths.write("--window-series", windowSeries)
+    paths.writeFolder("--report", report, files: ReportDirectory.ownedFiles)
+    return paths
+  }
+
   func validate() throws {
     // run and sweep expand --config before parsing; anywhere else it would be ignored.
     guard config == nil else { throw ValidationError("--config works with run and sweep") }
@@ -149,6 +167,7 @@ struct ReplayOptions: ParsableArguments {
     if windowSeries != nil, window == nil {
       throw ValidationError("--window-series needs --window (e.g. --window 100000r or --window 1h)")
     }
+    try paths().check()
     if trace != nil { _ = try CLIErrors.translating { try configurations() } }
   }
 
@@ -170,6 +189,15 @@ struct ReplayOptions: ParsableArguments {
   /// One configuration per repeat (seeds seed, seed+1, ...).
   func configurations() throws -> [RunConfiguration] {
     let base = try configuration()
+    if base.tracePath == "-" {
+      var second: String?
+      if base.slice.sampleObjects != nil { second = "--sample Nobj needs a pre-pass to find the sampling rate" }
+      if repeats > 1 { second = "--repeat \(repeats) replays it \(repeats) times" }
+      if let second {
+        throw ConfigurationError(
+          .invalidValue, "standard input can be read only once, but \(second); save the trace to a file first")
+      }
+    }
     return (0..<repeats).map { offset in
       var configuration = base
       configuration.seed = seed &+ UInt64(offset)
@@ -215,12 +243,22 @@ struct ReplayOptions: ParsableArguments {
         throw ConfigurationError(.invalidValue, "'\(label)' is given twice; list each policy or preset once")
       }
     }
+    if sample != nil, !engines.isEmpty {
+      throw ConfigurationError(
+        .invalidValue,
+        "--sample applies to --policies caches; engines (presets, tiers) cannot be scaled from a sample: run them without --sample"
+      )
+    }
     guard policies != nil || !engines.isEmpty else {
       throw ConfigurationError(.invalidValue, "give --policies with --sizes, or --preset, or --memory/--disk tiers")
     }
+    let capacities = try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? []
+    for (index, capacity) in capacities.enumerated() where capacities[..<index].contains(capacity) {
+      throw ConfigurationError(.invalidValue, "cache size '\(capacity)' is given twice; list each size once")
+    }
     var configuration = RunConfiguration(
       tracePath: trace, trace: traceSpec, policies: parsedPolicies,
-      capacities: try sizes.map { try CapacitySpec.parseList($0, objectMode: ignoreSize) } ?? [], engines: engines,
+      capacities: capacities, engines: engines,
       ignoreSize: ignoreSize, warmup: try warmup.map { try WarmupSpec(parsing: $0) } ?? .none, seed: seed,
       parallel: !serial, verifyInvariants: verify, window: try window.map { try WindowSpec(parsing: $0) },
       shard: try resolvedShard())

@@ -36,6 +36,10 @@ struct Run: ParsableCommand {
       let results = try ReplayExecution.perform(options)
       guard !options.tableSuppressed, let first = results.first else { return }
       var text = Self.describe(first) + "\n" + TableReport.render(first)
+      if first.caches.allSatisfy({ $0.requests == 0 }) {
+        text +=
+          "no requests counted (the warm-up covers the whole trace, or it holds none): there is no hit ratio to report\n"
+      }
       if results.count > 1 || first.configuration.window != nil {
         text += "\n" + StatisticsTable.render(results)
       }
@@ -53,6 +57,9 @@ struct Run: ParsableCommand {
     if let summary = result.summary {
       line += ", \(summary.uniqueObjects) objects"
       if !configuration.ignoreSize { line += ", working set \(ByteCount.format(summary.workingSetBytes))" }
+    }
+    if configuration.slice.sampleRate < 1 {
+      line += " in the sample (rate \(configuration.slice.sampleRate); the rows scale counts back up)"
     }
     if result.warmupRequests > 0 { line += ", \(result.warmupRequests) warm-up" }
     line += ", \(configuration.ignoreSize ? "object" : "byte") mode"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheCore
 import Foundation
 import TOMLKit
 
@@ -46,43 +47,79 @@ enum StudyFile {
     guard let traces = table["trace"]?.array, !traces.isEmpty else {
       throw ValidationError("\(path): a study needs at least one [[trace]] table with a path")
     }
-    let shared = try options(table["run"]?.table, file: path, folder: folder, exclude: [])
-    var result: [[String]] = []
+    let known = ArgumentSpelling.options(of: command == "run" ? Run.self : Sweep.self)
+    let shared = try options(table["run"]?.table, file: path, table: "[run]", folder: folder, known: known)
+    var tracePaths: [String] = []
     for (number, entry) in traces.enumerated() {
       guard let trace = entry.table, let tracePath = trace["path"]?.string else {
         throw ValidationError("\(path): [[trace]] number \(number + 1) needs a path")
       }
-      var arguments = [command, "--trace", resolve(tracePath, folder)]
-      arguments += try options(trace, file: path, folder: folder, exclude: ["path"])
+      tracePaths.append(tracePath)
+    }
+    let names = distinctNames(tracePaths)
+    var result: [[String]] = []
+    for (number, entry) in traces.enumerated() {
+      let trace = entry.table ?? TOMLTable()
+      var arguments = [command, "--trace", resolve(tracePaths[number], folder), "--study-file", path]
+      arguments += try options(
+        trace, file: path, table: "[[trace]] number \(number + 1)", folder: folder, known: known, exclude: ["path"])
       arguments += shared
-      if traces.count > 1 { arguments = suffixOutputs(arguments, with: stem(tracePath)) }
+      if traces.count > 1 { arguments = suffixOutputs(arguments, with: names[number]) }
       result.append(arguments + rest)
     }
     return result
   }
 
-  /// `--name value` pairs for every key of `table`.
-  static func options(_ table: TOMLTable?, file: String, folder: String, exclude: Set<String>) throws -> [String] {
+  /// A name per trace for its outputs: the file's stem, or — where stems repeat (`a/web.bin`,
+  /// `b/web.bin`) — the stem and the trace's number in the study (`web-1`, `web-2`).
+  static func distinctNames(_ paths: [String]) -> [String] {
+    let stems = paths.map(stem)
+    var counts: [String: Int] = [:]
+    for name in stems { counts[name, default: 0] += 1 }
+    return stems.enumerated().map { number, name in counts[name]! > 1 ? "\(name)-\(number + 1)" : name }
+  }
+
+  /// `--name=value` arguments for every key of `table` (a key must name an option of the
+  /// command, other than `config`; values are strings, numbers, booleans or flat arrays).
+  static func options(
+    _ table: TOMLTable?, file: String, table name: String, folder: String, known: Set<String>,
+    exclude: Set<String> = []
+  ) throws -> [String] {
     guard let table else { return [] }
     var result: [String] = []
     for key in table.keys where !exclude.contains(key) {
       let option = "--" + (key == "presets" ? "preset" : key)
+      guard key != "config", key != "trace" else {
+        let reason = key == "config" ? "a study file cannot name another study file" : "traces are [[trace]] tables"
+        throw ValidationError("\(file): \(name) key '\(key)': \(reason)")
+      }
+      guard known.contains(option), !["--help", "--version", "--study-file"].contains(option), !key.contains("=") else {
+        let options = known.filter {
+          !["--help", "--version", "--config", "--study-file"].contains($0) && !$0.hasPrefix("--experimental")
+        }
+        let suggestion = Spelling.suggestion(for: key, among: options.map { String($0.dropFirst(2)) })
+        throw ValidationError("\(file): \(name) key '\(key)' is not an option of run and sweep\(suggestion)")
+      }
       let value = table[key]
       if let flag = value?.bool {
         if flag { result.append(option) }
       } else if let list = value?.array {
-        result += [
-          option,
-          list.map { $0.string ?? $0.int.map(String.init) ?? $0.double.map { "\($0)" } ?? "" }.joined(separator: ","),
-        ]
+        var items: [String] = []
+        for item in list {
+          guard let text = item.string ?? item.int.map(String.init) ?? item.double.map({ "\($0)" }) else {
+            throw ValidationError("\(file): \(name) key '\(key)': each item of the array must be a string or number")
+          }
+          items.append(text)
+        }
+        result.append(option + "=" + items.joined(separator: ","))
       } else if let text = value?.string {
-        result += [option, pathOptions.contains(key) ? resolve(text, folder) : text]
+        result.append(option + "=" + (pathOptions.contains(key) ? resolve(text, folder) : text))
       } else if let number = value?.int {
-        result += [option, String(number)]
+        result.append(option + "=" + String(number))
       } else if let number = value?.double {
-        result += [option, "\(number)"]
+        result.append(option + "=" + "\(number)")
       } else {
-        throw ValidationError("\(file): '\(key)' must be a string, number, boolean or array of strings")
+        throw ValidationError("\(file): \(name) key '\(key)' must be a string, number, boolean or array of strings")
       }
     }
     return result
@@ -97,26 +134,67 @@ enum StudyFile {
     return name.split(separator: ".").first.map(String.init) ?? name
   }
 
-  /// Each output path with `-stem` before its extension (report folders get `/stem`).
+  /// Each output path with `-stem` before its extension (report folders get `/stem`); the
+  /// study's own options come as `--name=value`, the command line's as `--name value`.
   static func suffixOutputs(_ arguments: [String], with stem: String) -> [String] {
     var result = arguments
-    for index in result.indices.dropLast() {
-      switch result[index] {
-      case "--report": result[index + 1] += "/" + stem
+    for index in result.indices {
+      let (option, value, position) = optionValue(result, at: index)
+      guard let value, !value.isEmpty, value != "-" else { continue }
+      switch option {
+      case "--report": result[position] = replacing(result[position], value, with: value + "/" + stem)
       case "--output", "--json", "--window-series":
-        let value = result[index + 1] as NSString
-        let ext = value.pathExtension
-        result[index + 1] = value.deletingPathExtension + "-" + stem + (ext.isEmpty ? "" : "." + ext)
+        let path = value as NSString
+        let ext = path.pathExtension
+        let renamed = path.deletingPathExtension + "-" + stem + (ext.isEmpty ? "" : "." + ext)
+        result[position] = replacing(result[position], value, with: renamed)
       default: break
       }
     }
     return result
   }
 
+  /// The option at `index`, its value and where the value is: `--name=value` in one
+  /// argument, or `--name value` in two (nil value when `index` holds no option).
+  private static func optionValue(_ arguments: [String], at index: Int) -> (String, String?, Int) {
+    let argument = arguments[index]
+    guard argument.hasPrefix("--") else { return ("", nil, index) }
+    if let equals = argument.firstIndex(of: "=") {
+      return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]), index)
+    }
+    return (argument, index + 1 < arguments.count ? arguments[index + 1] : nil, index + 1)
+  }
+
+  private static func replacing(_ argument: String, _ value: String, with new: String) -> String {
+    argument.hasSuffix("=" + value) ? String(argument.dropLast(value.count)) + new : new
+  }
+
+  /// The study file an expanded invocation came from, nil for a plain command line.
+  static func source(of arguments: [String]) -> String? {
+    arguments.firstIndex(of: "--study-file").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+  }
+
   /// Writes the effective command line beside a report (`DIR/study-command.txt`).
   static func record(_ arguments: [String]) {
-    guard let index = arguments.lastIndex(of: "--report"), index + 1 < arguments.count else { return }
-    let line = "cachelab " + arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
-    try? line.write(toFile: arguments[index + 1] + "/study-command.txt", atomically: true, encoding: .utf8)
+    var folder: String?
+    var shown: [String] = []
+    var skip = false
+    for index in arguments.indices {
+      if skip {
+        skip = false
+        continue
+      }
+      let (option, value, position) = optionValue(arguments, at: index)
+      if option == "--report" { folder = value }
+      if option == "--study-file" {
+        skip = position != index
+        continue
+      }
+      // The study's own `--name=value` reads as typed options do.
+      if let value, position == index { shown += [option, value] } else { shown.append(arguments[index]) }
+    }
+    guard let folder else { return }
+    let line = "cachelab " + shown.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
+    try? line.write(toFile: folder + "/study-command.txt", atomically: true, encoding: .utf8)
   }
 }

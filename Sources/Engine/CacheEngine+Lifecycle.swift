@@ -15,8 +15,11 @@ extension CacheEngine {
 
   func handle(_ event: LifecycleEvent, now: Int64) throws(FileError) {
     if event == .launch {
-      // A new process: memory is gone, the disk is found as it was left.
-      if memory.count > 0 { clear(memory) }
+      // A new process: memory is gone (a purge, counted as one), the disk is found as it was left.
+      if memory.count > 0 {
+        counters.purges += 1
+        clear(memory)
+      }
       for key in diskMemory.keys() { diskMemory.remove(key) }
       try reloadDisk()
     }

@@ -49,9 +49,12 @@ public struct EngineStats: Sendable {
   /// Per-request latency in microseconds: modelled, plus measured disk time with the file backend.
   public var latency: Histogram<UInt64>
 
-  /// Zero counters, latencies up to an hour at three significant digits.
+  /// Zero counters, latencies at three significant digits: up to an hour without resizing, and
+  /// longer ones (a huge object from a slow origin, a trace's own `latency`) by growing the
+  /// histogram's range, never by dropping them.
   public init() {
     latency = Histogram(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    latency.autoResize = true
   }
 
   /// Zero counters with an empty latency histogram of a few bytes (the full one takes about

@@ -38,9 +38,17 @@ extension Replayer {
     var warmupEnded = config.warmup == .none
     var warmupDeadline: Int64?
     let started = Stopwatch.nanoseconds()
+    var timeOrder = config.dependsOnTime && reader.traits.hasTime ? TimeOrder() : nil
 
     while try read(reader, into: batch) {
       if config.ignoreSize { batch.setAllSizesToOne() }
+      if timeOrder != nil {
+        do throws(TraceError) {
+          try timeOrder?.check(batch, offset: replayed, path: config.tracePath)
+        } catch {
+          throw .trace(error)
+        }
+      }
       nextAccess?.annotate(batch, offset: replayed)
       for group in sampleGroups { group.gather(from: batch) }
       let count = batch.count
@@ -102,4 +110,31 @@ extension Replayer {
       replayed: replayed, otherRows: otherRows, warmupRequests: warmupRequests, wallSeconds: wallSeconds,
       windows: windows, clock: clock)
   }
+}
+
+/// Checks that trace time never decreases, for runs whose results depend on it (time
+/// warm-up or windows, expiry, engines). One comparison per request.
+struct TimeOrder {
+  private var last = Int64.min
+
+  /// Throws at the first request of `batch` earlier than the one before it.
+  mutating func check(_ batch: RequestBatch, offset: Int64, path: String) throws(TraceError) {
+    var last = self.last
+    let backwards = batch.withRequests { requests -> (Int, Int64)? in
+      for index in 0..<requests.count {
+        if requests[index].time < last { return (index, last) }
+        last = requests[index].time
+      }
+      return nil
+    }
+    self.last = last
+    if let (index, previous) = backwards {
+      let time = batch[index].time
+      throw TraceError(
+        .malformedRecord, path: path,
+        "request \(offset + Int64(index) + 1) is at time \(time) µs, before the request ahead of it (\(previous) µs): time-based warm-up, windows, expiry and engines need the trace in time order; sort it by time first"
+      )
+    }
+  }
+
 }

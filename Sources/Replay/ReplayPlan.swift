@@ -130,7 +130,10 @@ extension Replayer {
         throw .trace(
           TraceError(
             .unsupported, path: configuration.tracePath,
-            "holds no requests, so \(spec) of its working set is no cache size (give absolute sizes such as 64MiB)"))
+            slice.sampleRate < 1
+              ? "the sample at rate \(slice.sampleRate) holds no requests, so \(spec) of its working set is no cache size (raise --sample, or give absolute sizes such as 64MiB)"
+              : "holds no requests, so \(spec) of its working set is no cache size (give absolute sizes such as 64MiB)")
+        )
       }
       guard capacity >= 1 else {
         throw .configuration(

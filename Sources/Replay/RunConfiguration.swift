@@ -75,6 +75,26 @@ public struct RunConfiguration: Sendable {
   /// Cells of the full grid: one per (policy, size), policies outer, then one per engine.
   public var gridSize: Int { policies.count * capacities.count + engines.count }
 
+  /// Whether results depend on trace time running forward: time warm-up or windows, `--ttl`,
+  /// engines (expiry, timers, ages).
+  public var dependsOnTime: Bool {
+    if case .traceTime = warmup { return true }
+    if case .traceTime? = window { return true }
+    return timeToLive != nil || !engines.isEmpty
+  }
+
+  /// The whole grid in words: `policies @ sizes`, then `+ engines` (labels as tables show
+  /// them), so reports of one sweep's shards can be told from those of another.
+  public var gridDescription: String {
+    var parts: [String] = []
+    if !policies.isEmpty {
+      parts.append(
+        policies.map(\.label).joined(separator: " ") + " @ " + capacities.map(\.description).joined(separator: " "))
+    }
+    if !engines.isEmpty { parts.append(engines.map(\.label).joined(separator: " ")) }
+    return parts.joined(separator: " + ")
+  }
+
   /// Whether grid cell `cell` is replayed by this run (its shard's part of the grid).
   public func runs(cell: Int) -> Bool { shard?.contains(cell) ?? true }
 }

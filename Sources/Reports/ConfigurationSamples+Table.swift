@@ -44,12 +44,21 @@ extension ConfigurationSamples {
     for (position, row) in group.rows.enumerated() {
       let column = { (name: String) in table.value(row, name).flatMap(Double.init) }
       guard let value = column(metric.name), value.isFinite else {
-        throw FileError(path: table.path, "'\(metric.name)' is empty for \(samples.label)")
+        let text = table.value(row, metric.name) ?? ""
+        throw FileError(
+          path: table.path,
+          text.isEmpty
+            ? "'\(metric.name)' is empty for \(samples.label)"
+            : "'\(metric.name)' is '\(TerminalText.safe(text))' for \(samples.label), not a number")
       }
-      samples.repeats.append(
-        Repeat(
-          seed: seed(row, table, position), value: value,
-          parts: metric.parts?(column).map { (numerator: $0.0, denominator: $0.1) }))
+      let parts = metric.parts?(column).map { (numerator: $0.0, denominator: $0.1) }
+      if let parts, parts.numerator < 0 || parts.denominator < 0 || parts.numerator > parts.denominator {
+        throw FileError(
+          path: table.path,
+          "the counts behind '\(metric.name)' for \(samples.label) are \(parts.numerator) of \(parts.denominator): counts cannot be negative or exceed their total"
+        )
+      }
+      samples.repeats.append(Repeat(seed: seed(row, table, position), value: value, parts: parts))
     }
     let first = group.rows[0]
     let number = { (name: String) in table.value(first, name).flatMap(Double.init) }

@@ -86,7 +86,10 @@ public struct ReportColumn: Sendable {
   public func cell(of row: ReportRow) -> String {
     if let display { return display(row) }
     if bytesOnly, row.run.configuration.ignoreSize { return "-" }
-    guard let unit, let number = number?(row) else { return value(row) }
+    guard let unit, let number = number?(row) else {
+      let text = value(row)
+      return text.isEmpty && unit == .ratio ? "-" : text
+    }
     return unit.cell(number)
   }
 
@@ -105,6 +108,17 @@ public struct ReportColumn: Sendable {
   {
     ReportColumn(
       name, meaning, timing: false, unit: .ratio, value: { Decimal.fixed(value($0), 6) }, number: { value($0) })
+  }
+
+  /// A fraction of a total, six decimals; empty (`-` in tables) when the total is 0: 0/0 is
+  /// no ratio, not 0 %.
+  static func fraction(
+    _ name: String, _ meaning: String, of total: @escaping @Sendable (ReportRow) -> Int64,
+    _ value: @escaping @Sendable (ReportRow) -> Double
+  ) -> ReportColumn {
+    ReportColumn(
+      name, meaning, timing: false, unit: .ratio, value: { total($0) > 0 ? Decimal.fixed(value($0), 6) : "" },
+      number: { total($0) > 0 ? value($0) : nil })
   }
 
   /// Requests per second, whole.
@@ -137,13 +151,14 @@ public struct ReportColumn: Sendable {
   static func engineShare(_ name: String, _ meaning: String, _ part: @escaping @Sendable (EngineStats) -> Int64)
     -> ReportColumn
   {
-    let share = { @Sendable (stats: EngineStats) in
-      stats.requests > 0 ? Double(part(stats)) / Double(stats.requests) : 0
+    // Empty (no ratio) when the engine counted no request.
+    let share = { @Sendable (stats: EngineStats) -> Double? in
+      stats.requests > 0 ? Double(part(stats)) / Double(stats.requests) : nil
     }
     return ReportColumn(
       name, meaning, timing: false, unit: .ratio,
-      value: { row in row.engine.map { Decimal.fixed(share($0.stats), 6) } ?? "" },
-      number: { row in row.engine.map { share($0.stats) } })
+      value: { row in row.engine.flatMap { share($0.stats) }.map { Decimal.fixed($0, 6) } ?? "" },
+      number: { row in row.engine.flatMap { share($0.stats) } })
   }
 
   /// The same column offered as a metric, with a ratio's parts (per report row and per window).
@@ -176,8 +191,13 @@ public struct ReportColumn: Sendable {
   }
 
   /// A capacity as tables print it: `1.00 MiB`, `500 obj`, with the spec when relative (`(0.1)`).
+  /// A sampled cache shows the size it was configured with, not the scaled size it ran at
+  /// (`cache_sample_rate` says how it was scaled), so two configured sizes never share a label.
   static let capacityCell: @Sendable (ReportRow) -> String = { row in
-    let limit = row.result.capacityLimit ?? 0
+    var limit = row.result.capacityLimit ?? 0
+    if row.cacheSampleRate < 1, !row.result.capacityIsRelative, let configured = Int64(row.capacitySpec) {
+      limit = configured
+    }
     let text = row.run.configuration.ignoreSize ? "\(limit) obj" : ByteCount.format(limit)
     return row.result.capacityIsRelative ? "\(text) (\(row.capacitySpec))" : text
   }
@@ -224,19 +244,21 @@ public struct ReportColumn: Sendable {
     .integer("misses", "counted requests that missed") { $0.misses }.metric(),
     .integer("miss_bytes", "bytes of the misses", .bytes) { $0.missBytes }.metric()
       .titled("miss bytes", bytesOnly: true),
-    .fraction("hit_ratio", "hits / requests") { $0.hitRatio }
+    .fraction("hit_ratio", "hits / requests (empty when no request was counted)", of: \.requests) { $0.hitRatio }
       .metric(parts: quotient("hits", "requests"), window: { (Double($0.hits[$1]), Double($0.requests)) }),
-    .fraction("byte_hit_ratio", "(request_bytes − miss_bytes) / request_bytes") { $0.byteHitRatio }
-      .metric(
-        parts: { value in
-          guard let bytes = value("request_bytes"), let misses = value("miss_bytes") else { return nil }
-          return (bytes - misses, bytes)
-        }, window: { (Double($0.hitBytes[$1]), Double($0.requestBytes)) }
-      ).titled("byte hit ratio", bytesOnly: true),
-    .fraction("miss_ratio", "misses / requests") { $0.requests > 0 ? 1 - $0.hitRatio : 0 }
+    .fraction("byte_hit_ratio", "(request_bytes − miss_bytes) / request_bytes", of: \.requestBytes) {
+      $0.byteHitRatio
+    }
+    .metric(
+      parts: { value in
+        guard let bytes = value("request_bytes"), let misses = value("miss_bytes") else { return nil }
+        return (bytes - misses, bytes)
+      }, window: { (Double($0.hitBytes[$1]), Double($0.requestBytes)) }
+    ).titled("byte hit ratio", bytesOnly: true),
+    .fraction("miss_ratio", "misses / requests", of: \.requests) { 1 - $0.hitRatio }
       .metric(
         parts: quotient("misses", "requests"), window: { (Double($0.requests - $0.hits[$1]), Double($0.requests)) }),
-    .fraction("byte_miss_ratio", "miss_bytes / request_bytes") { $0.requestBytes > 0 ? 1 - $0.byteHitRatio : 0 },
+    .fraction("byte_miss_ratio", "miss_bytes / request_bytes", of: \.requestBytes) { 1 - $0.byteHitRatio },
     .integer("evictions", "objects evicted, warm-up excluded (engines: both tiers)") { $0.evictions },
     ReportColumn(
       "rejected", "misses not inserted: larger than the cache, refused by the policy's own filter or by admission"
@@ -315,7 +337,9 @@ public struct ReportColumn: Sendable {
     .engineInteger("disk_corrupt_discarded", "damaged or leftover files discarded (file backend)") {
       $0.stats.disk.corruptDiscarded
     },
-    .engineInteger("purges", "purge and cleanup runs (memory clears and trims, flushes, disk cleanups)") {
+    .engineInteger(
+      "purges", "purge and cleanup runs (memory clears and trims, flushes, disk cleanups; a launch that drops memory)"
+    ) {
       $0.stats.purges
     },
     .engineInteger("purged_objects", "objects removed by purges") { $0.stats.purged },
@@ -389,6 +413,12 @@ public struct ReportColumn: Sendable {
     ReportColumn(
       "declined", "objects the admission policy refused: misses (also in rejected) and puts (empty without --admission)"
     ) { $0.result.declined.map(String.init) ?? "" },
+    ReportColumn("shard", "`--shard i/N`: the part of the grid the run replayed (empty: all of it)") {
+      $0.run.configuration.shard.map(\.description) ?? ""
+    },
+    ReportColumn(
+      "grid", "the run's whole grid: its policies @ sizes, + its engines (a merge checks that shards share it)"
+    ) { $0.run.configuration.gridDescription },
   ]
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size

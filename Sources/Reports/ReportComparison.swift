@@ -46,7 +46,11 @@ public struct ReportComparison: Sendable {
   {
     let source = configurations.first?.source ?? "compare"
     guard configurations.count >= 2 else {
-      throw ConfigurationError(.invalidValue, "\(source): only one configuration: nothing to compare it with")
+      throw ConfigurationError(
+        .mismatchedData,
+        configurations.isEmpty
+          ? "\(source): holds no configurations (no rows): nothing to compare"
+          : "\(source): only one configuration: nothing to compare it with")
     }
     if let baseline, !configurations.contains(where: { $0.matches(baseline) }) {
       throw ConfigurationError(
@@ -92,7 +96,18 @@ public struct ReportComparison: Sendable {
     let base = sources[baseIndex]
     var pairs: [(ConfigurationSamples, ConfigurationSamples)] = []
     for (index, source) in sources.enumerated() where index != baseIndex {
+      guard !source.isEmpty else {
+        throw ConfigurationError(.mismatchedData, "\(sources[index].first?.source ?? "a report"): holds no rows")
+      }
       if base.count == 1 && source.count == 1 {
+        // One configuration each: what is compared (the policy, or the trace) may differ —
+        // one of them — and the setting (size, mode, warm-up, window) may not.
+        if let difference = Self.unlikeSetting(base[0], source[0]) {
+          throw ConfigurationError(
+            .mismatchedData,
+            "\(source[0].source): its \(difference) differs from \(base[0].source)'s; compare one change at a time (a policy, or a trace) at one size, mode, warm-up and window"
+          )
+        }
         pairs.append((base[0], source[0]))
         continue
       }
@@ -102,11 +117,32 @@ public struct ReportComparison: Sendable {
     }
     guard !pairs.isEmpty else {
       throw ConfigurationError(
-        .invalidValue,
+        .mismatchedData,
         "\(sources[baseIndex == 0 ? 1 : 0].first?.source ?? "compare"): no configuration matches one of \(base.first?.source ?? "the baseline")"
       )
     }
     return pairs
+  }
+
+  /// Why one configuration cannot be compared with another: the first setting column (size,
+  /// mode, warm-up, window) in which they differ, or "policy and trace" when both differ;
+  /// nil when they can be.
+  static func unlikeSetting(_ a: ConfigurationSamples, _ b: ConfigurationSamples) -> String? {
+    let policyColumns: Set<String> = ["policy", "params", "admission"]
+    let traceColumns: Set<String> = ["trace", "format"]
+    var policyDiffers = false
+    var traceDiffers = false
+    for (index, column) in ReportStatistics.identity.enumerated() where index < a.key.count && index < b.key.count {
+      guard a.key[index] != b.key[index] else { continue }
+      if policyColumns.contains(column) {
+        policyDiffers = true
+      } else if traceColumns.contains(column) {
+        traceDiffers = true
+      } else {
+        return column
+      }
+    }
+    return policyDiffers && traceDiffers ? "policy and trace" : nil
   }
 
   static func names(_ configurations: [ConfigurationSamples]) -> [String] {

@@ -10,8 +10,16 @@ import Stats
 
 /// Writes a report directory: the CSV, a Markdown summary and SVG charts (miss-ratio
 /// curves, hit ratio over time, latency CDF — each when the runs have the data for it).
-/// Every file is written atomically.
+/// The report replaces an earlier one whole: every file is written to a temporary file first,
+/// all are renamed into place together, and files an earlier report left that this one does
+/// not write are removed, so the folder never mixes two runs.
 public enum ReportDirectory {
+  /// Every file a report folder may hold (`study-command.txt` is the study file's record).
+  public static let ownedFiles = [
+    "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg", "README.md",
+    "study-command.txt",
+  ]
+
   /// Writes the report of `runs` into `directory` (created if missing); returns the file names.
   /// `baseline` picks the comparison's baseline as `compare --baseline` does.
   @discardableResult
@@ -19,6 +27,7 @@ public enum ReportDirectory {
     -> [String]
   {
     try makeDirectories(directory, purpose: "report directory")
+    let replacesAReport = holdsAReport(directory)
     var files: [(name: String, text: String)] = [("report.csv", CSVReport.render(runs))]
     if runs.first?.configuration.window != nil { files.append(("windows.csv", WindowSeries.render(runs))) }
     var charts: [(file: String, title: String)] = []
@@ -35,12 +44,32 @@ public enum ReportDirectory {
       charts.append(("latency-cdf.svg", chart.title))
     }
     files.append(("README.md", ReportMarkdown.render(runs, charts: charts, baseline: baseline)))
+    var writers: [AtomicFileWriter] = []
     for file in files {
       let writer = try AtomicFileWriter(path: directory + "/" + file.name)
       try writer.write(file.text)
-      try writer.commit()
+      writers.append(writer)
+      try writer.sync()
+    }
+    for writer in writers { try writer.commit() }
+    // Files of the earlier report this one does not write go — only when the folder held a
+    // report, so a folder of the user's own files never loses a `windows.csv`.
+    let written = Set(files.map(\.name))
+    if replacesAReport {
+      for stale in ownedFiles where !written.contains(stale) { unlink(directory + "/" + stale) }
     }
     return files.map(\.name)
+  }
+
+  /// Whether `directory` holds a CacheLab report: a `report.csv` whose header starts as the
+  /// report's does. Reads one line.
+  static func holdsAReport(_ directory: String) -> Bool {
+    guard let file = fopen(directory + "/report.csv", "r") else { return false }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 64)
+    guard fgets(&line, Int32(line.count), file) != nil else { return false }
+    let prefix = ReportColumn.standard.prefix(3).map(\.name).joined(separator: ",")
+    return line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.hasPrefix(prefix)
   }
 
   /// Miss ratio against cache size, one line per policy (mean over repeats).

@@ -1,13 +1,20 @@
 import CacheCore
 
 /// Joins the reports of a sharded sweep into the report the unsharded sweep writes: rows
-/// ordered by trace (first appearance), seed and grid cell, each cell present exactly once.
+/// ordered by trace (first appearance), seed and grid cell, each cell present exactly once,
+/// every row of a trace from one sweep (``sweepColumns`` and the shard count agree).
 /// O(rows log rows).
 public enum ReportMerge {
+  /// The columns every row of one trace's shards must share: what defines the sweep.
+  public static let sweepColumns = [
+    "format", "ignore_size", "warmup", "num_req", "sample_rate", "sample_floor", "ttl", "window", "cells", "grid",
+  ]
+
   /// The merged table of `tables` (written by `run`/`sweep` with `--shard`).
   ///
   /// - Throws: ``FileError`` naming the file for a header that differs from the first one's,
-  ///   a missing `cell`/`cells`/`trace`/`seed` column, a cell reported twice or missing.
+  ///   a missing `cell`/`cells`/`trace`/`seed` column, a row of another sweep (the first
+  ///   differing column named), a cell reported twice or missing.
   public static func merge(_ tables: [ReportTable]) throws(FileError) -> ReportTable {
     guard let first = tables.first else { throw FileError(path: "merge", "no reports to merge") }
     for table in tables.dropFirst() where table.header != first.header {
@@ -25,6 +32,9 @@ public enum ReportMerge {
       var row: [String]
       var path: String
     }
+    let shared = sweepColumns.compactMap { name in first.header.firstIndex(of: name).map { (name, $0) } }
+    let shard = first.header.firstIndex(of: "shard")
+    var sweepOf: [String: (values: [String], path: String)] = [:]
     var traceOrder: [String: Int] = [:]
     var entries: [Entry] = []
     var gridSize: [String: Int] = [:]
@@ -34,6 +44,19 @@ public enum ReportMerge {
           cellValue >= 0, cellValue < size
         else {
           throw FileError(path: table.path, "a row has no valid seed, cell or cells value: \(row.prefix(4))")
+        }
+        var values = shared.map { row[$0.1] }
+        if let shard { values.append(row[shard].split(separator: "/").last.map(String.init) ?? "") }
+        if let known = sweepOf[row[trace]] {
+          if let differing = values.indices.first(where: { values[$0] != known.values[$0] }) {
+            let name = differing < shared.count ? shared[differing].0 : "shard count"
+            throw FileError(
+              path: table.path,
+              "\(name) '\(values[differing])' differs from '\(known.values[differing])' in \(known.path) (trace \(row[trace])): these are not shards of one sweep"
+            )
+          }
+        } else {
+          sweepOf[row[trace]] = (values, table.path)
         }
         let order = traceOrder[row[trace]] ?? traceOrder.count
         traceOrder[row[trace]] = order
@@ -66,6 +89,12 @@ public enum ReportMerge {
         )
       }
     }
-    return ReportTable(path: "merged", header: first.header, rows: entries.map(\.row))
+    // The merged report is the unsharded one: no row belongs to a shard any more.
+    let rows = entries.map { entry in
+      var row = entry.row
+      if let shard { row[shard] = "" }
+      return row
+    }
+    return ReportTable(path: "merged", header: first.header, rows: rows)
   }
 }

@@ -37,8 +37,17 @@ public final class GSLRandom {
     gsl_ran_pareto(generator, shape, scale)
   }
 
-  /// A uniform integer in `0..<bound`.
+  /// A uniform integer in `0..<bound` (`bound` > 0). Bounds up to 2^32 − 1 take GSL's
+  /// `gsl_rng_uniform_int` (one draw, usually); larger ones — beyond MT19937's 32-bit range,
+  /// where GSL fails — join two draws into 64 bits, rejecting the top remainder so every value
+  /// is equally likely.
   public func integer(below bound: UInt) -> UInt {
-    gsl_rng_uniform_int(generator, bound)
+    precondition(bound > 0, "a uniform integer needs a positive bound")
+    if bound <= UInt(UInt32.max) { return gsl_rng_uniform_int(generator, bound) }
+    let remainder = (UInt.max % bound + 1) % bound  // 2^64 mod bound
+    while true {
+      let value = UInt(gsl_rng_get(generator)) << 32 | UInt(gsl_rng_get(generator) & 0xFFFF_FFFF)
+      if value <= UInt.max - remainder { return value % bound }
+    }
   }
 }

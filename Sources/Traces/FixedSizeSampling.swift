@@ -6,14 +6,15 @@ extension TraceSlice {
   /// object enters a set ordered by key hash; whenever the set exceeds `objects`, the threshold
   /// drops to the largest hash in it and the objects at or above it leave the sample. The rate
   /// is the final threshold / 2^24 — the largest rate whose sample has at most `objects`
-  /// distinct objects. One pass over `reader`'s keys; memory O(`objects`), time O(log
-  /// `objects`) per newly sampled object.
+  /// distinct objects. One pass over `reader`'s keys; memory O(min(`objects`, objects seen)) —
+  /// nothing is reserved up front, so a huge `objects` costs no more than the trace needs —
+  /// and time O(log `objects`) per newly sampled object.
   public static func fixedSizeRate(
     objects: Int, reader: any TraceReader, batch: RequestBatch
   ) throws(TraceError) -> Double {
     precondition(objects > 0, "a fixed-size sample holds at least one object")
     var threshold: UInt32 = 1 << 24
-    var sampled = Set<UInt64>(minimumCapacity: objects + 1)
+    var sampled = Set<UInt64>(minimumCapacity: min(objects, 1 << 16) + 1)
     var heap = HashHeap()
     while try reader.read(into: batch) {
       batch.withRequests { requests in

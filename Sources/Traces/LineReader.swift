@@ -8,9 +8,13 @@ import CacheCore
 
 /// Splits a ``ChunkedFile`` into lines without copying: each line is a view into the
 /// file buffer, valid until the next call. A final line without a newline counts; a
-/// trailing `\r` is dropped (CRLF files).
+/// trailing `\r` is dropped (CRLF files); a file whose first block holds `\r` but no `\n`
+/// has classic Mac line ends and is split at `\r`.
 final class LineReader {
   let file: ChunkedFile
+  /// The byte that ends a line: `\n`, or `\r` in a file with CR-only line ends.
+  private var terminator: Int32 = 0x0A
+  private var terminatorKnown = false
   /// 1-based number of the line last returned.
   private(set) var lineNumber: Int64 = 0
   /// Buffer offset where the line last returned starts, for ``pushBack()``.
@@ -24,10 +28,11 @@ final class LineReader {
 
   /// The next line, or nil at the end of the file.
   func nextLine() throws(TraceError) -> UnsafeRawBufferPointer? {
+    if !terminatorKnown { try chooseTerminator() }
     while true {
       let start = file.cursor
       let available = file.available
-      if available > 0, let newline = memchr(start, 0x0A, available) {
+      if available > 0, let newline = memchr(start, terminator, available) {
         let length = UnsafeRawPointer(newline) - start
         lastLineStart = file.start
         file.start += length + 1
@@ -47,6 +52,23 @@ final class LineReader {
       lineNumber += 1
       return Self.trimCarriageReturn(line)
     }
+  }
+
+  /// Looks at the first 64 KiB (or the whole input when shorter; a pipe may deliver less at a
+  /// time): `\r` without any `\n` means CR-only line ends.
+  private func chooseTerminator() throws(TraceError) {
+    terminatorKnown = true
+    while file.available < 1 << 16, memchr(file.cursor, 0x0A, file.available) == nil {
+      do {
+        guard try file.refill() else { break }
+      } catch {
+        throw error.located(at: 1)
+      }
+    }
+    let available = file.available
+    guard available > 0, memchr(file.cursor, 0x0A, available) == nil, memchr(file.cursor, 0x0D, available) != nil
+    else { return }
+    terminator = 0x0D
   }
 
   /// Makes the line last returned the next one again. Only valid right after ``nextLine()``.

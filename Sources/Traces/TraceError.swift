@@ -1,3 +1,5 @@
+import CacheCore
+
 /// A trace that cannot be read: missing, unreadable, truncated or malformed.
 ///
 /// Its description is `path:record: message` (or `path: message` when no record is
@@ -48,34 +50,6 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
     return record > 0 ? "\(path):\(record): \(text)" : "\(path): \(text)"
   }
 
-  /// `message` safe for a terminal: control characters escaped (`\x1B`), any run of more
-  /// than 80 characters without a space (an echoed field) cut to 77 and `…`, at most 400
-  /// characters in all.
-  static func printable(_ message: String) -> String {
-    var result = ""
-    var run = 0
-    var kept = 0
-    for scalar in message.unicodeScalars {
-      if kept >= 400 {
-        result += "…"
-        break
-      }
-      if scalar == " " {
-        run = 0
-      } else {
-        run += 1
-        if run > 77 {
-          if run == 78 { result += "…" }
-          continue
-        }
-      }
-      kept += 1
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
+  /// `message` safe for a terminal (``TerminalText/safe(_:)``).
+  static func printable(_ message: String) -> String { TerminalText.safe(message) }
 }

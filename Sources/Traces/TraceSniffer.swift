@@ -28,7 +28,9 @@ public struct TraceSample: Sendable {
       lines = []
       return
     }
-    var split = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+    // Classic Mac files end lines with `\r` alone.
+    let crOnly = !bytes.contains(0x0A) && bytes.contains(0x0D)
+    var split = bytes.split(separator: crOnly ? 0x0D : 0x0A, omittingEmptySubsequences: false)
     if isPartial || split.last?.isEmpty == true { split.removeLast() }
     lines = split.map { line in Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)) }
   }

@@ -57,7 +57,10 @@ import Testing
       toFile: typo, atomically: true, encoding: .utf8)
     let misspelt = try CLI.run(["run", "--config", typo])
     #expect(
-      misspelt.status == 64 && misspelt.stderr.contains("unknown option '--polices' (did you mean '--policies'?)"))
+      misspelt.status == 64
+        && misspelt.stderr.contains(
+          "typo.toml: [run] key 'polices' is not an option of run and sweep (did you mean 'policies'?)"),
+      "\(misspelt.stderr)")
     let noTrace = folder.appendingPathComponent("none.toml").path
     try "[run]\npolicies = [\"lru\"]\n".write(toFile: noTrace, atomically: true, encoding: .utf8)
     #expect(try CLI.run(["run", "--config", noTrace]).stderr.contains("needs at least one [[trace]]"))

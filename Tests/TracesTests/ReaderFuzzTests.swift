@@ -104,6 +104,7 @@ import Traces
     [0], [0xFF], Array("-".utf8), Array("9".utf8), Array(",".utf8), Array("\n".utf8), Array("\"".utf8), [0x1B],
     Array("99999999999999999999999".utf8), Array("-1".utf8), Array("1e300".utf8), Array("9223372036854775807".utf8),
     Array("nan".utf8), Array("\r\n".utf8), [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
+    Array("2147483647".utf8), Array("1000001".utf8), [0xC2, 0x9B], Array("\r".utf8),
   ]
 
   /// One mutation of `bytes` drawn from `random`.
@@ -112,13 +113,19 @@ import Traces
     for _ in 0...random.next(below: 3) {
       guard !result.isEmpty else { break }
       let at = random.next(below: result.count)
-      switch random.next(below: 7) {
+      switch random.next(below: 9) {
       case 0: result[at] ^= UInt8(1 << random.next(below: 8))
       case 1: result.replaceSubrange(at..<min(result.count, at + 1), with: specials[random.next(below: specials.count)])
       case 2: result.insert(contentsOf: specials[random.next(below: specials.count)], at: at)
       case 3: result.removeSubrange(at..<min(result.count, at + 1 + random.next(below: 16)))
       case 4: result = Array(result[..<at])
       case 5: result.insert(contentsOf: result[at..<min(result.count, at + 1 + random.next(below: 64))], at: at)
+      // Classic Mac line ends throughout.
+      case 6: result = result.map { $0 == 0x0A ? 0x0D : $0 }
+      // Lines in reverse: time running backwards (a binary file gets its chunks swapped).
+      case 7:
+        result = Array(
+          result.split(separator: 0x0A, omittingEmptySubsequences: false).reversed().joined(separator: [0x0A]))
       default: result[at] = UInt8(truncatingIfNeeded: random.next())
       }
     }

@@ -16,7 +16,7 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     self.message = message
   }
 
-  public var description: String { "\(path): \(message)" }
+  public var description: String { TerminalText.safe("\(path): \(message)", cutting: false) }
 }
 
 /// Writes a file atomically: data goes to a temporary file beside the target, which is
@@ -35,6 +35,8 @@ public final class AtomicFileWriter {
   private var buffer: UnsafeMutableRawBufferPointer
   private var buffered = 0
   private var finished = false
+  /// The temporary file's registration for removal on SIGINT/SIGTERM.
+  private var interruptToken: Int?
 
   /// Creates the temporary file next to `path`, creating missing parent folders.
   ///
@@ -69,6 +71,7 @@ public final class AtomicFileWriter {
       if fd >= 0 {
         temporaryPath = candidate
         descriptor = fd
+        interruptToken = TemporaryFiles.register(candidate)
         _ = fchmod(fd, mode)
         break
       }
@@ -86,12 +89,7 @@ public final class AtomicFileWriter {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     let prefix = String(slash.map { path[path.index(after: $0)...] } ?? Substring(path)) + ".tmp-"
-    for name in directoryEntries(folder) ?? [] {
-      guard name.hasPrefix(prefix) else { continue }
-      let rest = name.dropFirst(prefix.count)
-      guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
-      if kill(pid, 0) != 0 && currentErrno == ESRCH { unlink(folder + "/" + name) }
-    }
+    TemporaryFiles.removeLeftovers(in: folder, prefix: prefix)
   }
 
   deinit {
@@ -140,9 +138,10 @@ public final class AtomicFileWriter {
     }
   }
 
-  /// Flushes, syncs and renames the temporary file over ``path``.
-  public func commit() throws(FileError) {
-    precondition(!finished, "commit after commit or abandon")
+  /// Flushes and syncs the temporary file without renaming it (what can fail before a rename:
+  /// several files committed together sync first). Abandons the file on failure.
+  public func sync() throws(FileError) {
+    precondition(!finished, "sync after commit or abandon")
     do throws(FileError) {
       try flush()
       guard fsync(descriptor) == 0 else {
@@ -152,8 +151,15 @@ public final class AtomicFileWriter {
       abandon()
       throw error
     }
+  }
+
+  /// Flushes, syncs and renames the temporary file over ``path``.
+  public func commit() throws(FileError) {
+    precondition(!finished, "commit after commit or abandon")
+    try sync()
     close(descriptor)
     finished = true
+    defer { TemporaryFiles.unregister(interruptToken) }
     guard rename(temporaryPath, path) == 0 else {
       let code = currentErrno
       unlink(temporaryPath)
@@ -167,6 +173,7 @@ public final class AtomicFileWriter {
     finished = true
     close(descriptor)
     unlink(temporaryPath)
+    TemporaryFiles.unregister(interruptToken)
   }
 }
 

@@ -14,8 +14,13 @@ public struct ParameterSpec: Sendable, Equatable {
     case text
     /// A byte count (`512`, `64KiB`, `1.5GiB`); `0` often means "no limit".
     case byteCount
+    /// A byte count above 0: where the modelled library's 0 is not "no limit" (it would keep
+    /// nothing), so 0 is refused rather than given a meaning the library does not have.
+    case positiveByteCount
     /// A duration of trace time (`300s`, `30m`, `7d`, `500ms`).
     case duration
+    /// A duration above 0 (0 would expire everything at once in the modelled library).
+    case positiveDuration
     /// A duration, or `never` (read as -1).
     case durationOrNever
   }
@@ -51,7 +56,10 @@ public struct ParameterSpec: Sendable, Equatable {
     case .choice(let words): return "one of " + words.joined(separator: ", ")
     case .text: return "text"
     case .byteCount: return "a byte count such as 64MiB"
+    case .positiveByteCount: return "a byte count above 0 such as 64MiB"
     case .duration: return "a duration such as 300s, 30m or 7d (at most \(Duration.maximumDescription))"
+    case .positiveDuration:
+      return "a duration above 0 such as 300s, 30m or 7d (at most \(Duration.maximumDescription))"
     case .durationOrNever:
       return "a duration such as 300s, 30m or 7d (at most \(Duration.maximumDescription)), or never"
     }
@@ -79,8 +87,12 @@ public struct ParameterSpec: Sendable, Equatable {
       return value.isEmpty ? nil : value
     case .byteCount:
       return ByteCount.parse(value).map(ByteCount.exact)
+    case .positiveByteCount:
+      return ByteCount.parse(value).flatMap { $0 > 0 ? ByteCount.exact($0) : nil }
     case .duration:
       return Duration.microseconds(value).map(Duration.format)
+    case .positiveDuration:
+      return Duration.microseconds(value).flatMap { $0 > 0 ? Duration.format($0) : nil }
     case .durationOrNever:
       return value.lowercased() == "never" ? "never" : Duration.microseconds(value).map(Duration.format)
     }

@@ -9,11 +9,19 @@ extension EnginePreset {
     origin:
       "AFNetworking 4.0.1 (d9f589c): AFAutoPurgingImageCache.m, AFImageDownloader.m, AFURLResponseSerialization.m",
     parameters: [
-      ParameterSpec("memory", default: "100MiB", .byteCount, help: "image cache capacity (decoded bytes)"),
+      ParameterSpec(
+        "memory", default: "100MiB", .positiveByteCount,
+        help:
+          "image cache capacity (decoded bytes; 0 refused: the cache purges whenever usage exceeds it, AFAutoPurgingImageCache.m)"
+      ),
       ParameterSpec(
         "purge-to", default: "0.6", .real(0...1), help: "usage after a purge, as a fraction of the capacity"),
-      ParameterSpec("url-cache-memory", default: "20MiB", .byteCount, help: "NSURLCache memory capacity"),
-      ParameterSpec("url-cache-disk", default: "150MiB", .byteCount, help: "NSURLCache disk capacity"),
+      ParameterSpec(
+        "url-cache-memory", default: "20MiB", .positiveByteCount,
+        help: "NSURLCache memory capacity (0 refused: NSURLCache would keep no responses in memory)"),
+      ParameterSpec(
+        "url-cache-disk", default: "150MiB", .positiveByteCount,
+        help: "NSURLCache disk capacity (0 refused: NSURLCache would store nothing on disk)"),
     ],
     modelled: [
       "only 2xx responses are decoded and cached (AFURLResponseSerialization.m L99, L132; AFImageDownloader.m L268–270)",

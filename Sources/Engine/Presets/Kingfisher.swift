@@ -8,10 +8,15 @@ extension EnginePreset {
     origin: "Kingfisher 8.11.0: MemoryStorage.swift, DiskStorage.swift, ImageCache.swift",
     parameters: [
       ParameterSpec(
-        "memory", default: "1GiB", .byteCount, help: "memory cost limit (physical memory / 4 of a 4 GiB device)"),
-      ParameterSpec("memory-ttl", default: "300s", .duration, help: "memory expiration (sliding)"),
+        "memory", default: "1GiB", .byteCount,
+        help: "memory cost limit (physical memory / 4 of a 4 GiB device; 0: none, as NSCache's totalCostLimit)"),
+      ParameterSpec(
+        "memory-ttl", default: "300s", .positiveDuration,
+        help: "memory expiration (sliding; 0 refused: StorageExpiration.seconds(0) expires at once)"),
       ParameterSpec("disk", default: "0", .byteCount, help: "disk size limit (0: none)"),
-      ParameterSpec("disk-ttl", default: "7d", .duration, help: "disk expiration (sliding on disk reads)"),
+      ParameterSpec(
+        "disk-ttl", default: "7d", .positiveDuration,
+        help: "disk expiration (sliding on disk reads; 0 refused: it expires at once)"),
     ],
     modelled: [
       "responses with status 200..<400 are stored (ImageDownloaderDelegate.swift L121–122, SessionDelegate.swift L140)",

@@ -9,8 +9,13 @@ extension EnginePreset {
     origin: "Nuke 13.2 (c4fc70a): Cache.swift, ImageCache.swift, DataCache.swift",
     parameters: [
       ParameterSpec(
-        "memory", default: "614MiB", .byteCount, help: "cost limit: min(15 % of RAM, 768 MiB) on a 4 GiB device"),
-      ParameterSpec("disk", default: "150MiB", .byteCount, help: "DataCache sizeLimit (allocated bytes)"),
+        "memory", default: "614MiB", .positiveByteCount,
+        help:
+          "cost limit: min(15 % of RAM, 768 MiB) on a 4 GiB device (0 refused: Cache.swift trims while totalCost > limit)"
+      ),
+      ParameterSpec(
+        "disk", default: "150MiB", .positiveByteCount,
+        help: "DataCache sizeLimit (allocated bytes; 0 refused: a sweep would delete everything)"),
       ParameterSpec("sweep-interval", default: "1800s", .duration, help: "minimum time between launch sweeps"),
     ],
     modelled: [

@@ -24,6 +24,8 @@ final class FileStore: DiskBackend {
   let namespaces: Bool
   var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
   var created: Set<String> = []
+  /// Keeps other processes out of the store while this one uses it.
+  let lock: StoreLock
 
   static let magic: UInt32 = 0x4241_4c43  // "CLAB"
   static let formatVersion: UInt16 = 1
@@ -34,6 +36,7 @@ final class FileStore: DiskBackend {
     self.namespaces = namespaces
     try makeDirectories(directory, purpose: "store directory")
     try Self.checkOwnDirectory(directory)
+    lock = try StoreLock(directory)
     if namespaces {
       for contentClass in ContentClass.allCases {
         try makeDirectories(directory + "/" + contentClass.name, purpose: "store directory")

@@ -20,12 +20,23 @@ final class ReadAheadSource: ByteSource {
   private var offset = 0
 
   init(_ inner: any ByteSource, chunks: Int = 4, chunkSize: Int = 1 << 20) {
-    // The decoder is used by the producer thread only.
+    // The decoder (and the error it raised after some data) is used by the producer thread only.
     nonisolated(unsafe) let inner = inner
+    let deferred = DeferredError()
     ring = ReadAheadRing((0..<chunks).map { _ in Chunk(capacity: chunkSize) }) { chunk throws(TraceError) in
+      if let error = deferred.error { throw error }
       chunk.count = 0
       while chunk.count < chunkSize {
-        let got = try inner.read(into: chunk.bytes + chunk.count, count: chunkSize - chunk.count)
+        let got: Int
+        do throws(TraceError) {
+          got = try inner.read(into: chunk.bytes + chunk.count, count: chunkSize - chunk.count)
+        } catch {
+          // Hand over the bytes decoded before the error first, so the error names the
+          // record where the data really ends (a truncated file), not the first one.
+          guard chunk.count > 0 else { throw error }
+          deferred.error = error
+          return true
+        }
         if got == 0 { break }
         chunk.count += got
       }
@@ -48,4 +59,9 @@ final class ReadAheadSource: ByteSource {
     offset += copied
     return copied
   }
+}
+
+/// An error the producer thread keeps for its next call (only that thread touches it).
+private final class DeferredError: @unchecked Sendable {
+  var error: TraceError?
 }

@@ -27,6 +27,9 @@ struct ARCParser: CountingLineParser {
     }
     guard found >= 2 else { throw LineError("expected 'starting_block number_of_blocks ...', found \(found) field") }
     guard count <= Self.maximumBlocks else { throw LineError("\(count) blocks on one line (at most 2^20)") }
+    guard count == 0 || start <= UInt64.max - (count - 1) else {
+      throw LineError("blocks \(start) + \(count) run past the last block number, 2^64 - 1 (a garbled start block)")
+    }
     request = Request(key: start)
     return Int(count)
   }

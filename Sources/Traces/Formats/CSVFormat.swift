@@ -60,6 +60,11 @@ struct CSVParser: LineParser {
         break
       }
     }
+    if let first, first.contains(0) || first.filter({ $0 < 0x09 || $0 == 0x7F }).count * 10 > first.count {
+      throw fail(
+        "this is binary data, not CSV text (NUL or control bytes in the first line); name the trace's real format (see 'cachelab formats')"
+      )
+    }
     let delimiter: UInt8? = Self.delimiter(named: delimiterChoice, sample: first)
     splitter = FieldSplitter(delimiter: delimiter)
     var isHeader = headerChoice == "true"
@@ -172,8 +177,11 @@ struct CSVParser: LineParser {
       let field = ByteParsing.trim(raw)
       guard let time = ByteParsing.microseconds(field, unit: timeUnit) else {
         if let problem = binaryDataProblem(raw) { throw LineError(problem) }
+        let text = String(decoding: field, as: UTF8.self)
         throw LineError(
-          "time '\(String(decoding: field, as: UTF8.self))' in column \(index + 1) is not a non-negative number")
+          (Double(text).map { $0 >= 0 } ?? false)
+            ? "time '\(text)' in column \(index + 1) is above the largest time CacheLab accepts, 2^62 µs (about 146,000 years)"
+            : "time '\(text)' in column \(index + 1) is not a non-negative number")
       }
       parsed.time = time
     } else if index == sizeColumn {

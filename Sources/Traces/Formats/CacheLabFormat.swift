@@ -173,7 +173,9 @@ struct CacheLabParser: CountingLineParser {
       row.etag = hash == 0 ? 1 : hash
     case .status:
       let status = try integer(field, column)
-      guard (0...999).contains(status) else { throw LineError("status \(status) is not an HTTP status (or 0)") }
+      guard status == 0 || (100...599).contains(status) else {
+        throw LineError("status \(status) is not an HTTP status: 100–599 (RFC 9110 §15), or 0 for none")
+      }
       row.status = Int16(status)
     case .latency: row.latency = try seconds(field, column)
     case .storedSize:

@@ -3,8 +3,12 @@ import CacheCore
 /// CacheLib's cachebench key-value trace CSV (`op_time,key,key_size,op,op_count,size,...,ttl`,
 /// columns found by header name). A row stands for `op_count` identical requests; the object
 /// size is `key_size + size`; `op` GET/GET_LEASE reads, SET/SET_LEASE stores, DELETE removes;
-/// `ttl` is in seconds (0 = none); keys are hex strings (hashed).
+/// `ttl` is in seconds (0 = none); keys are hex strings (hashed). An `op_count` above
+/// ``maximumOpCount`` is refused: one row would stand for more requests than any real trace
+/// repeats (a garbled count would otherwise replay for hours).
 struct CacheLibParser: CountingLineParser {
+  /// The most requests one row may stand for.
+  static let maximumOpCount: Int64 = 1_000_000
   let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true, hasTTL: true)
   var producesAttributes: Bool { true }
   private var splitter = FieldSplitter(delimiter: 0x2C)
@@ -66,8 +70,10 @@ struct CacheLibParser: CountingLineParser {
     case let other: throw LineError("op '\(other)' is not GET, GET_LEASE, SET, SET_LEASE or DELETE")
     }
     let repeats = try number("op_count")
-    guard repeats <= Int64(Int32.max) else {
-      throw LineError("op_count \(repeats) is above 2^31-1 repetitions of one row")
+    guard repeats <= Self.maximumOpCount else {
+      throw LineError(
+        "op_count \(repeats) is above \(Self.maximumOpCount) repetitions of one row (cachebench's samples use at most 50; split a larger count into several rows)"
+      )
     }
     let keySize = try number("key_size")
     let valueSize = try number("size")

@@ -86,7 +86,7 @@ extension TraceFormat {
     aliases: ["snia", "msr-cambridge"],
     summary: "SNIA MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,...), one request per block",
     parameters: [
-      ParameterSpec("block-size", default: "4096", .byteCount, help: "block size the requests are split into"),
+      ParameterSpec("block-size", default: "4096", .positiveByteCount, help: "block size the requests are split into"),
       ParameterSpec("ops", default: "all", .choice(["all", "read", "write"]), help: "which requests to keep"),
     ],
     traits: TraceTraits(hasTime: true, hasSize: true),
