@@ -18,7 +18,7 @@ public final class StoreLock: Sendable {
 
   /// Locks `directory` (which must exist) for this process while the lock lives.
   ///
-  /// - Throws: ``FileError`` when another process holds it or it cannot be opened.
+  /// - Throws: `FileError` when another process holds it or it cannot be opened.
   public init(_ directory: String) throws(FileError) {
     guard let identity = FileIdentity(path: directory) else {
       throw FileError(path: directory, "cannot find the store directory")
