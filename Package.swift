@@ -3,7 +3,7 @@
 //
 // Module layering: a module imports only modules of lower layers, and only those it declares
 // below (Tests/CacheCoreTests/LayeringTests.swift checks both against the sources).
-//   layer 0: CPrefetch CGSL CZstd CLZMA CZlib — C shims: prefetch hints, GSL, zstd, xz, zlib
+//   layer 0: CPrefetch CGSL CZstd CLZMA CZlib CCrypto — C shims: prefetch hints, GSL, zstd, xz, zlib, MD5
 //   layer 1: CacheCore Stats — vocabulary, policy protocol, slot storage, I/O / GSL statistics
 //   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
 //   layer 3: Engine Workloads Analysis — two-tier cache engine and presets / generators / trace characterisation
@@ -13,14 +13,6 @@
 //   layer 7: CacheLabCLI — the command line
 //   layer 8: cachelab — the executable
 import PackageDescription
-
-/// The engine and CacheCore's `PolicySimulation` (every tier call goes through it) mutate
-/// class-held state on every request; debug builds (and so the tests) keep Swift's run-time
-/// exclusivity checks, release builds drop them (about a fifth of an engine request's time
-/// went to them).
-let uncheckedExclusivityInRelease: [SwiftSetting] = [
-  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-]
 
 let package = Package(
   name: "CacheLab",
@@ -33,7 +25,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     // `swift package generate-documentation --target Replay` (and CacheCore, Engine): the DocC catalogs.
@@ -41,10 +32,12 @@ let package = Package(
   ],
   targets: [
     .target(name: "CPrefetch"),
-    .target(name: "CacheCore", dependencies: ["CPrefetch"], swiftSettings: uncheckedExclusivityInRelease),
+    .target(name: "CacheCore", dependencies: ["CPrefetch"]),
     .target(name: "Policies", dependencies: ["CacheCore"]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
+    // MD5 file names in the file store (Apple platforms use CommonCrypto instead).
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "Traces", dependencies: ["CacheCore", "CZstd", "CLZMA", "CZlib"]),
     .systemLibrary(
@@ -59,14 +52,13 @@ let package = Package(
       name: "Engine",
       dependencies: [
         "CacheCore", "Policies",
-        .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
-      ],
-      swiftSettings: uncheckedExclusivityInRelease
+      ]
     ),
     .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
     .target(name: "Reports", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats"]),
-    .target(name: "Gate", dependencies: ["CacheCore", "Replay", "Reports", "Stats"]),
+    .target(name: "Gate", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
@@ -93,7 +85,7 @@ let package = Package(
     .testTarget(
       name: "ReplayTests",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats", "Workloads", "TestSupport",
+        "CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Gate", "Stats", "Workloads", "TestSupport",
         "MallocCounter",
       ]
     ),

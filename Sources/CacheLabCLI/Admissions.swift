@@ -14,7 +14,7 @@ struct Admissions: ParsableCommand {
   @Flag(help: "Also show each admission policy's origin and memory.")
   var details = false
 
-  @Flag(help: "Print the README's admission table (Markdown), generated from the registry.")
+  @Flag(help: "Print the admission table of docs/policies.md (Markdown), generated from the registry.")
   var markdown = false
 
   func run() {
@@ -30,7 +30,7 @@ struct Admissions: ParsableCommand {
       })
   }
 
-  /// The README's admission table: name, parameters with defaults and aliases, summary, origin.
+  /// The admission table of docs/policies.md: name, parameters with defaults and aliases, summary, origin.
   static func markdown() -> String {
     AdmissionRegistry.registry.markdownTable([
       ("name", { "`\($0.name)`" }), ("parameters (defaults)", \.parametersCell), ("what it does", \.summary),

@@ -91,7 +91,7 @@ struct EngineOptions: ParsableArguments {
           replacement.blockSize = configuration.disk?.blockSize ?? 0
           configuration.disk = replacement
         }
-        result.append(LabeledEngine(label: "preset:\(spec)", configuration: configuration))
+        result.append(LabeledEngine(.preset("\(spec)"), configuration: configuration))
       }
       return try withStores(result, backend)
     }
@@ -108,7 +108,7 @@ struct EngineOptions: ParsableArguments {
     let configuration = EngineConfiguration(
       name: "engine", memory: memoryTier, disk: diskTier, writePolicy: write, promotion: promotion,
       memoryHitTouchesDisk: memoryHitTouchesDisk)
-    return try withStores([LabeledEngine(label: "engine", configuration: configuration)], backend)
+    return try withStores([LabeledEngine(.custom, configuration: configuration)], backend)
   }
 
   /// Gives each engine with a disk tier its own store folder under a file backend, named
@@ -125,7 +125,7 @@ struct EngineOptions: ParsableArguments {
         result.append(engine)
         continue
       }
-      let label = engine.label.hasPrefix("preset:") ? String(engine.label.dropFirst(7)) : engine.label
+      let label = engine.kind.bareName
       let readable = String(
         label.map { (c: Character) -> Character in c.isLetter || c.isNumber || "-=.".contains(c) ? c : "_" })
       let digest = String(KeyHash.hash(engine.configuration.summary) >> 32, radix: 16)

@@ -10,7 +10,7 @@ struct Expiries: ParsableCommand {
     discussion:
       "Examples:\n  cachelab expiries\n  cachelab run --trace T --memory lru:64MiB --expiry ttl:300s,sliding\n")
 
-  @Flag(help: "Print the README's expiry table (Markdown), generated from the registry.")
+  @Flag(help: "Print the expiry table of docs/engine.md (Markdown), generated from the registry.")
   var markdown = false
 
   func run() {
@@ -21,7 +21,7 @@ struct Expiries: ParsableCommand {
     ExpiryModel.registry.listing()
   }
 
-  /// The README's expiry table: name, parameters with defaults, the shorthand, what it does.
+  /// The expiry table of docs/engine.md: name, parameters with defaults, the shorthand, what it does.
   static func markdown() -> String {
     ExpiryModel.registry.markdownTable([
       ("rule", { "`\($0.name)`" }), ("parameters (defaults)", \.parametersCell),

@@ -8,7 +8,7 @@ struct Formats: ParsableCommand {
     commandName: "formats",
     abstract: "List the trace formats with their parameters.", discussion: "Examples:\n  cachelab formats\n")
 
-  @Flag(help: "Print the README's format table (Markdown), generated from the registry.")
+  @Flag(help: "Print the format table of docs/trace-formats.md (Markdown), generated from the registry.")
   var markdown = false
 
   func run() {
@@ -19,7 +19,7 @@ struct Formats: ParsableCommand {
     TraceFormat.registry.listing()
   }
 
-  /// The README's format table: name, file names it is recognised by, parameters with
+  /// The format table of docs/trace-formats.md: name, file names it is recognised by, parameters with
   /// defaults and aliases, what it is.
   static func markdown() -> String {
     TraceFormat.registry.markdownTable([

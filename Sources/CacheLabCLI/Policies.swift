@@ -7,7 +7,7 @@ struct Policies: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "policies",
     abstract: "List the eviction policies with their parameters and defaults.",
-    discussion: "Examples:\n  cachelab policies\n  cachelab policies --details\n  cachelab policies --names\n")
+    discussion: "Examples:\n  cachelab policies\n  cachelab policies --details\n  cachelab policies --json\n")
 
   @Flag(help: "Also show each policy's origin and memory per object.")
   var details = false
@@ -15,12 +15,17 @@ struct Policies: ParsableCommand {
   @Flag(help: "Print only the names, comma-separated (for scripts).")
   var names = false
 
-  @Flag(help: "Print the README's policy table (Markdown), generated from the registry.")
+  @Flag(help: "Print the policy table of docs/policies.md (Markdown), generated from the registry.")
   var markdown = false
+
+  @Flag(help: "Print every policy with its parameters and libCacheSim counterparts as JSON (for scripts).")
+  var json = false
 
   func run() {
     if names {
       print(PolicyRegistry.all.map(\.name).joined(separator: ","))
+    } else if json {
+      print(PolicyCatalog.json(), terminator: "")
     } else if markdown {
       print(Self.markdown(), terminator: "")
     } else {
@@ -38,7 +43,7 @@ struct Policies: ParsableCommand {
       })
   }
 
-  /// The README's policy table: name, parameters with defaults and aliases, summary, origin,
+  /// The policy table of docs/policies.md: name, parameters with defaults and aliases, summary, origin,
   /// memory per object.
   static func markdown() -> String {
     PolicyRegistry.registry.markdownTable([

@@ -16,7 +16,7 @@ struct Presets: ParsableCommand {
   @Flag(help: "Print only the names, comma-separated (for scripts).")
   var names = false
 
-  @Flag(help: "Print the README's preset table and rule lists (Markdown), generated from the presets.")
+  @Flag(help: "Print docs/presets.md's preset table and rule lists (Markdown), generated from the presets.")
   var markdown = false
 
   func run() {
@@ -43,7 +43,7 @@ struct Presets: ParsableCommand {
 }
 
 extension Presets {
-  /// The README's preset section: one table row per preset (parameters with defaults, summary,
+  /// The preset section of docs/presets.md: one table row per preset (parameters with defaults, summary,
   /// source), then each preset's modelled and knowingly unmodelled rules.
   static func markdown() -> String {
     var text = EnginePreset.registry.markdownTable([

@@ -20,7 +20,8 @@ struct Regress: ParsableCommand {
     discussion: """
       Results: every CSV report in the baseline directory is replayed from its own rows \
       (trace, format, policies, sizes, presets, warm-up, window, seeds), and any difference in \
-      a deterministic column (every column but replay_seconds and requests_per_second) fails.
+      a deterministic column (every column but the timings: replay_seconds, requests_per_second \
+      and peak_memory_bytes) fails.
 
       Speed is judged side by side, never against figures from another moment: with \
       --speed-against OTHER (another cachelab executable, e.g. a build of the base branch), \

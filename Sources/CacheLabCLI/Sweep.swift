@@ -25,7 +25,7 @@ struct Sweep: ParsableCommand {
 
   @Flag(
     help:
-      "Approximate miss-ratio curves: spatial sampling at --sample (default 0.01) with scaled-back counts (see 'Sampling error' in the README)."
+      "Approximate miss-ratio curves: spatial sampling at --sample (default 0.01) with scaled-back counts (see 'Sampling error' in docs/trace-formats.md)."
   )
   var approx = false
 

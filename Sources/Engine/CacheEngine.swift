@@ -20,15 +20,15 @@ public final class CacheEngine {
   let hasDisk: Bool
   let hasDiskMemory: Bool
   let backend: (any DiskBackend)?
-  var origin = OriginModel()
+  @exclusivity(unchecked) var origin = OriginModel()
   /// Every counter but the latencies, which ``latencies`` keeps.
-  var counters: EngineStats
-  var latencies: LatencyRecorder
-  var diskBaseline = DiskCounters()
-  var timerDeadlines: [Int64]
-  var lastCleanup: Int64 = .min
+  @exclusivity(unchecked) var counters: EngineStats
+  @exclusivity(unchecked) var latencies: LatencyRecorder
+  @exclusivity(unchecked) var diskBaseline = DiskCounters()
+  @exclusivity(unchecked) var timerDeadlines: [Int64]
+  @exclusivity(unchecked) var lastCleanup: Int64 = .min
   /// Storage reused by every disk cleanup.
-  var cleanupScratch: [CleanupCandidate] = []
+  @exclusivity(unchecked) var cleanupScratch: [CleanupCandidate] = []
 
   /// The rules are CacheLab's generic ones (the trace key, every request through the cache,
   /// the trace's cost): the request path applies them without calling the rules.
@@ -44,9 +44,9 @@ public final class CacheEngine {
   public let isPolicyRun: Bool
   /// Each row's outcome in the policy loop, reused by every
   /// ``replay(_:range:)-(UnsafeBufferPointer<Request>,_)``.
-  var outcomeScratch: [Outcome] = []
+  @exclusivity(unchecked) var outcomeScratch: [Outcome] = []
   /// The rows with every size 1, for a memory tier that counts objects (reused).
-  var objectRowsScratch: [Request] = []
+  @exclusivity(unchecked) var objectRowsScratch: [Request] = []
 
   /// Builds an engine, opening (and recovering) the file store if configured. With
   /// `rowsCarryAttributes` false (a trace format without them), every row it is given must

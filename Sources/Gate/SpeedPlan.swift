@@ -98,7 +98,7 @@ public struct SpeedPlan: Sendable {
   /// parameters and admission.
   static func group(of row: [String], _ table: ReportTable) -> String {
     let policy = table.value(row, "policy") ?? ""
-    if policy.hasPrefix("preset:") || policy == "engine" { return policy }
+    if ReportRowKind(policyCell: policy).isEngine { return policy }
     let params = table.value(row, "params") ?? ""
     let admission = table.value(row, "admission") ?? ""
     return (params.isEmpty ? policy : "\(policy):\(params)") + (admission.isEmpty ? "" : "+\(admission)")

@@ -5,12 +5,15 @@ import Traces
 
 /// A cache engine to replay, with the name it has in reports.
 public struct LabeledEngine: Sendable {
-  /// `preset:NAME[:params]` or `engine`.
-  public var label: String
+  /// A preset or the custom engine.
+  public var kind: EngineLabel
   public var configuration: EngineConfiguration
 
-  public init(label: String, configuration: EngineConfiguration) {
-    self.label = label
+  /// `preset:NAME[:params]` or `engine`, as results and reports name the engine.
+  public var label: String { kind.description }
+
+  public init(_ kind: EngineLabel, configuration: EngineConfiguration) {
+    self.kind = kind
     self.configuration = configuration
   }
 }

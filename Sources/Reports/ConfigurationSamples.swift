@@ -83,8 +83,9 @@ public struct ConfigurationSamples: Sendable {
     let lowered = name.lowercased()
     let own = own.lowercased()
     let base = own.split(separator: ":").first.map(String.init) ?? own
-    return [own, base, label.lowercased()].contains(lowered)
-      || (isEngine && (own == "preset:" + lowered || own.hasPrefix("preset:" + lowered + ":")))
+    if [own, base, label.lowercased()].contains(lowered) { return true }
+    guard isEngine, case .engine(.preset(let spec)) = ReportRowKind(policyCell: own) else { return false }
+    return spec == lowered || spec.hasPrefix(lowered + ":")
   }
 }
 
@@ -133,7 +134,7 @@ extension ConfigurationSamples {
   static func describe(source: String, value: (String) -> String?) -> ConfigurationSamples {
     let policy = value("policy") ?? "?"
     let params = value("params") ?? ""
-    let isEngine = policy.hasPrefix("preset:") || policy == "engine"
+    let isEngine = ReportRowKind(policyCell: policy).isEngine
     // Parameters as written on the command line (the CSV separates them with `;`).
     let admission = value("admission") ?? ""
     let written = params.isEmpty || isEngine ? policy : "\(policy):\(params.replacingOccurrences(";", with: ","))"

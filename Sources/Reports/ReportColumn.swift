@@ -202,7 +202,7 @@ public struct ReportColumn: Sendable {
     return row.result.capacityIsRelative ? "\(text) (\(row.capacitySpec))" : text
   }
 
-  /// The README's table of `columns` (name and meaning), generated here so the README cannot
+  /// The table of `columns` (name and meaning) in docs/reports.md, generated here so the docs cannot
   /// drift from the registry (`ReadmeTests` checks it).
   public static func markdownTable(_ columns: [(name: String, meaning: String)]) -> String {
     "| column | meaning |\n|---|---|\n" + columns.map { "| `\($0.name)` | \($0.meaning) |\n" }.joined()

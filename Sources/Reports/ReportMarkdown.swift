@@ -33,7 +33,7 @@ enum ReportMarkdown {
     }
     text += "\nAll counts are in [report.csv](report.csv)"
     if first.configuration.window != nil { text += ", every window in [windows.csv](windows.csv)" }
-    text += " (columns documented in CacheLab's README).\n"
+    text += " (`cachelab columns` says what each column means).\n"
     return text
   }
 

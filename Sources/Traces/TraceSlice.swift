@@ -19,7 +19,7 @@ public struct TraceSlice: Sendable, Equatable {
   public var minimumObjects: Int
   /// The command line's floor: a miniature cache of a few objects no longer behaves like the
   /// full one (S3-FIFO's 10 % small queue becomes one object); 32 brings scarab's error at
-  /// R = 0.01 from 0.022 to 0.008 for a third more replay work (README, Sampling error).
+  /// R = 0.01 from 0.022 to 0.008 for a third more replay work (docs/trace-formats.md, Sampling error).
   public static let defaultMinimumObjects = 32
 
   public init(requestLimit: Int64? = nil, sampleRate: Double = 1, sampleObjects: Int? = nil, minimumObjects: Int = 0) {

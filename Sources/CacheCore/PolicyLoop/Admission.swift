@@ -34,7 +34,7 @@ extension AdmissionPolicy {
   public func observe(_ request: Request) {}
 }
 
-/// What a policy's ``EvictionPolicy/handle(_:victims:admission:)`` asks before inserting a
+/// What a policy's ``EvictionPolicy/handle(_:collecting:admission:)`` asks before inserting a
 /// missed object. Generic, so that a cache without admission (``AdmitAll``) compiles to the
 /// policy's plain code.
 public protocol AdmissionCheck {
@@ -58,10 +58,10 @@ public struct AdmitAll: AdmissionCheck {
 /// Used by one thread at a time, like the simulation that owns it.
 public final class AdmissionGate: AdmissionCheck, @unchecked Sendable {
   /// The admission policy consulted (replaced by ``adopt(_:)``).
-  public private(set) var policy: any AdmissionPolicy
-  @usableFromInline private(set) var observes: Bool
+  @exclusivity(unchecked) public private(set) var policy: any AdmissionPolicy
+  @exclusivity(unchecked) @usableFromInline private(set) var observes: Bool
   /// Missed objects refused since creation or the last ``resetCounters()``.
-  public private(set) var declined: Int64 = 0
+  @exclusivity(unchecked) public private(set) var declined: Int64 = 0
 
   public init(_ policy: any AdmissionPolicy) {
     self.policy = policy

@@ -51,19 +51,19 @@ public protocol CacheSimulation: AnyObject, Sendable {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
   ) -> Int64
   /// Serves one request; `victims` is replaced by the objects evicted to make room.
-  func serve(_ request: Request, victims: inout [Victim]) -> Outcome
+  func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome
   /// Serves a request for an object known to be cached (a hit: nothing is evicted), without
   /// collecting victims.
   func hit(_ request: Request)
-  /// Stores the object whether or not it is cached (``EvictionPolicy/store(_:victims:)``);
+  /// Stores the object whether or not it is cached (``EvictionPolicy/store(_:collecting:)``);
   /// `victims` is replaced by the objects evicted, possibly the object itself.
-  func store(_ request: Request, victims: inout [Victim]) -> Outcome
+  func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome
   /// Removes `key` if cached (not an eviction).
   func remove(_ key: UInt64) -> Victim?
   /// Whether `key` is cached, without changing any state.
   func contains(_ key: UInt64) -> Bool
   /// Evicts by the policy's rule until at least one object left; `victims` is replaced by them.
-  func evict(victims: inout [Victim])
+  func evict(collecting victims: inout [Victim])
   /// Takes over the state of `fresh`, a simulation built as this one was (same policy,
   /// parameters and admission): the cache is empty as at creation, and the instance a
   /// holder keeps in a constant stays the same. O(1); `fresh` is left with this one's state.
@@ -79,7 +79,7 @@ public protocol CacheSimulation: AnyObject, Sendable {
   /// Serves a miss on a key known not to be cached (``EvictionPolicy/insertMissing(_:collecting:admission:)``):
   /// the outcome and the new object's slot (-1 when not inserted or without stable slots);
   /// `victims` is replaced by the objects evicted.
-  func insertMissing(_ request: Request, victims: inout [Victim]) -> (outcome: Outcome, slot: Int32)
+  func insertMissing(_ request: Request, collecting victims: inout [Victim]) -> (outcome: Outcome, slot: Int32)
 }
 
 /// A ``VictimSink`` that appends to an array (for callers that need each victim).
@@ -121,13 +121,13 @@ public struct ArrayVictimSink: VictimSink {
 /// A ``CacheSimulation`` that runs policy `P` through its request loop
 /// (``EvictionPolicy/replayLoop(_:range:counters:admission:outcomes:)``), specialised for `P`.
 public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulation, @unchecked Sendable {
-  @usableFromInline var policy: P
-  @usableFromInline var _counters = MissCounters()
+  @exclusivity(unchecked) @usableFromInline var policy: P
+  @exclusivity(unchecked) @usableFromInline var _counters = MissCounters()
   /// The expiry rule of a `--ttl` run, or nil (objects never expire).
   public let timeToLive: TimeToLive?
   /// The admission policy deciding which missed objects enter, or nil (all may).
   public let admission: AdmissionGate?
-  @usableFromInline var expiries = ExpiryTable()
+  @exclusivity(unchecked) @usableFromInline var expiries = ExpiryTable()
 
   /// Wraps an empty policy instance; with `timeToLive`, replays expire objects by that rule;
   /// with `admission`, missed objects enter only when it admits them.
@@ -155,7 +155,7 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     admission?.resetCounters()
   }
 
-  public func serve(_ request: Request, victims: inout [Victim]) -> Outcome {
+  public func serve(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
     admission?.observe(request)
     return policy.serve(request, collecting: &victims, admission: admission)
   }
@@ -165,7 +165,7 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     policy.hit(request)
   }
 
-  public func store(_ request: Request, victims: inout [Victim]) -> Outcome {
+  public func store(_ request: Request, collecting victims: inout [Victim]) -> Outcome {
     admission?.observe(request)
     return policy.store(request, collecting: &victims, admission: admission)
   }
@@ -175,7 +175,7 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
     policy.hit(request, at: slot)
   }
 
-  public func insertMissing(_ request: Request, victims: inout [Victim]) -> (outcome: Outcome, slot: Int32) {
+  public func insertMissing(_ request: Request, collecting victims: inout [Victim]) -> (outcome: Outcome, slot: Int32) {
     admission?.observe(request)
     return policy.insertMissing(request, collecting: &victims, admission: admission)
   }
@@ -184,7 +184,7 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
 
   public func contains(_ key: UInt64) -> Bool { policy.contains(key) }
 
-  public func evict(victims: inout [Victim]) { policy.evict(collecting: &victims) }
+  public func evict(collecting victims: inout [Victim]) { policy.evict(collecting: &victims) }
 
   public var slotsAreStable: Bool { P.slotsAreStable }
 

@@ -80,7 +80,7 @@ extension EvictionPolicy where Self: ~Copyable {
           if remove(request.key) != nil { counters.expired &+= 1 }
         }
         admission.observe(request)
-        let outcome = handle(request, victims: &sink, admission: admission)
+        let outcome = handle(request, collecting: &sink, admission: admission)
         guard outcome != .hit else { continue }
         counters.misses &+= 1
         counters.missBytes &+= request.size
@@ -90,7 +90,7 @@ extension EvictionPolicy where Self: ~Copyable {
           sink.table.remember(request.key, insertedAt: request.time, lifetime: lifetime)
         }
       case .put:
-        if store(request, victims: &sink, admission: admission) == .inserted {
+        if store(request, collecting: &sink, admission: admission) == .inserted {
           sink.table.remember(request.key, insertedAt: request.time, lifetime: lifetime)
         }
       case .delete:

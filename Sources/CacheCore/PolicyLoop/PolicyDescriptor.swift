@@ -20,11 +20,14 @@ public struct PolicyDescriptor: Sendable {
   /// library caches do: an object larger than the cache then empties it. Otherwise such
   /// an object is rejected and the cache is left as it was (libCacheSim's rule).
   public var insertsBeforeTrimming: Bool
+  /// libCacheSim's counterparts, or why there is none (`Scripts/peer_diff.py` compares them).
+  public var libCacheSim: LibCacheSimMapping
 
   public init(
     name: String, aliases: [String] = [], summary: String, origin: String,
     parameters: [ParameterSpec] = [], memoryPerObject: String,
-    isRandomized: Bool = false, needsNextAccess: Bool = false, insertsBeforeTrimming: Bool = false
+    isRandomized: Bool = false, needsNextAccess: Bool = false, insertsBeforeTrimming: Bool = false,
+    libCacheSim: LibCacheSimMapping
   ) {
     self.name = name
     self.aliases = aliases
@@ -35,5 +38,6 @@ public struct PolicyDescriptor: Sendable {
     self.isRandomized = isRandomized
     self.needsNextAccess = needsNextAccess
     self.insertsBeforeTrimming = insertsBeforeTrimming
+    self.libCacheSim = libCacheSim
   }
 }

@@ -7,9 +7,9 @@ public final class RequestBatch: @unchecked Sendable {
   /// Maximum number of requests the batch holds.
   public let capacity: Int
   @usableFromInline let storage: UnsafeMutablePointer<Request>
-  @usableFromInline var _count = 0
+  @exclusivity(unchecked) @usableFromInline var _count = 0
   /// Per-request attributes, allocated on first use by a reader of a rich format.
-  @usableFromInline var attributeStorage: UnsafeMutablePointer<RequestAttributes>?
+  @exclusivity(unchecked) @usableFromInline var attributeStorage: UnsafeMutablePointer<RequestAttributes>?
 
   /// Creates an empty batch for up to `capacity` requests.
   public init(capacity: Int = 1 << 16) {
@@ -25,7 +25,7 @@ public final class RequestBatch: @unchecked Sendable {
   }
 
   /// Whether the current contents carry attributes (set by the reader of a rich format).
-  public private(set) var hasAttributes = false
+  @exclusivity(unchecked) public private(set) var hasAttributes = false
 
   /// The attributes buffer for a reader to fill (allocated once, all-default), and marks the
   /// batch as carrying attributes until ``clearAttributes()``.

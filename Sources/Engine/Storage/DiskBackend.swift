@@ -34,7 +34,7 @@ protocol DiskBackend: AnyObject {
 
 /// Bookkeeping-only disk: counts I/O and charges seek + size / bandwidth per access.
 final class SimulatedDisk: DiskBackend {
-  private(set) var counters = DiskCounters()
+  @exclusivity(unchecked) private(set) var counters = DiskCounters()
   private let latency: LatencyModel
 
   init(latency: LatencyModel) {

@@ -1,5 +1,4 @@
 import CacheCore
-import Crypto
 
 #if canImport(Glibc)
   import Glibc
@@ -19,11 +18,11 @@ import Crypto
 /// rewrite the header in place (a torn header fails its checksum and the object is dropped).
 /// Every operation is timed with a monotonic clock (the only wall-clock use in the engine).
 final class FileStore: DiskBackend {
-  var counters = DiskCounters()
+  @exclusivity(unchecked) var counters = DiskCounters()
   let directory: String
   let namespaces: Bool
-  var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-  var created: Set<String> = []
+  @exclusivity(unchecked) var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+  @exclusivity(unchecked) var created: Set<String> = []
   /// Keeps other processes out of the store while this one uses it.
   let lock: StoreLock
 
@@ -80,11 +79,7 @@ final class FileStore: DiskBackend {
 
   /// The MD5 hex digest of the key's decimal form: the object's file name.
   static func fileName(_ key: UInt64) -> String {
-    let digest = Insecure.MD5.hash(data: Array(String(key).utf8))
-    return digest.map { byte in
-      let hex = String(byte, radix: 16)
-      return byte < 16 ? "0" + hex : hex
-    }.joined()
+    MD5Digest.hex(Array(String(key).utf8))
   }
 
   func folder(_ contentClass: ContentClass) -> String {

@@ -17,16 +17,16 @@ final class Tier {
   /// The expiry of a plain policy run's `--ttl` (libCacheSim's), inside the policy's simulation.
   private let timeToLive: TimeToLive?
   /// The tracked objects' metadata, by the policy's slot or by the table's own index.
-  private(set) var entries: MetadataTable
+  @exclusivity(unchecked) private(set) var entries: MetadataTable
   /// Objects held outside the policy and its capacity (MKNetworkKit's untracked promotion).
-  private(set) var untracked = MetadataTable(initialCapacity: 1)
-  private var scratch: [Victim] = []
+  @exclusivity(unchecked) private(set) var untracked = MetadataTable(initialCapacity: 1)
+  @exclusivity(unchecked) private var scratch: [Victim] = []
   /// The key the last ``locate(_:)`` found absent, while it has not been stored since (only
   /// storing that key can make it present): ``insert(_:_:)`` of it skips its lookups.
-  private var knownAbsent: UInt64?
+  @exclusivity(unchecked) private var knownAbsent: UInt64?
   /// What the last ``insert(_:_:)`` or ``evict()`` removed: always counted, kept (key and
   /// metadata) when the tier was built to collect them.
-  private(set) var evicted: EvictedObjects
+  @exclusivity(unchecked) private(set) var evicted: EvictedObjects
 
   /// The tier's objects never expire (`none`): the expiry calls below answer without asking
   /// the rule.
@@ -209,7 +209,7 @@ final class Tier {
     let request = Request(
       key: entries.key(location.slot), size: units(size: metadata.pointee.size, cost: metadata.pointee.cost))
     if entries.indexed {
-      _ = simulation.serve(request, victims: &scratch)
+      _ = simulation.serve(request, collecting: &scratch)
       _ = releaseVictims(except: nil)
     } else {
       simulation.hit(request, at: location.slot)
@@ -223,7 +223,7 @@ final class Tier {
   }
 
   /// Stores `metadata` under `key`, replacing a held copy as the policy's
-  /// ``EvictionPolicy/store(_:victims:)`` does (in place or as new). Returns whether the new
+  /// ``EvictionPolicy/store(_:collecting:)`` does (in place or as new). Returns whether the new
   /// copy is held afterwards (a refused store may leave the old copy); ``evicted`` tells every
   /// object evicted, possibly the new one itself.
   func insert(_ key: UInt64, _ metadata: EntryMetadata) -> Bool {
@@ -306,7 +306,7 @@ final class Tier {
   /// Replaces held `key`'s copy with `metadata` through the policy's store.
   @inline(never)
   private func replace(_ key: UInt64, _ metadata: EntryMetadata, size: Int64) -> Bool {
-    let outcome = simulation.store(Request(key: key, size: size), victims: &scratch)
+    let outcome = simulation.store(Request(key: key, size: size), collecting: &scratch)
     if outcome == .rejected, simulation.contains(key), !entries.indexed || entries.find(key) >= 0 {
       // The policy refused the store and kept the current entry (URLCache at cost ≥ capacity).
       return false
@@ -345,7 +345,7 @@ final class Tier {
   private func insertMissing(_ key: UInt64, size: Int64) -> (
     storage: UnsafeMutablePointer<EntryMetadata>?, evictedItself: Bool
   ) {
-    let (outcome, slot) = simulation.insertMissing(Request(key: key, size: size), victims: &scratch)
+    let (outcome, slot) = simulation.insertMissing(Request(key: key, size: size), collecting: &scratch)
     // The new object itself may be a victim (a policy that inserts, then evicts).
     let evictedItself = releaseVictims(except: key) != nil
     guard (outcome == .inserted && !evictedItself) || simulation.contains(key) else { return (nil, evictedItself) }
@@ -389,7 +389,7 @@ final class Tier {
   /// Evicts by the policy's rule (at least one object); ``evicted`` tells what left.
   func evict() {
     evicted.reset()
-    simulation.evict(victims: &scratch)
+    simulation.evict(collecting: &scratch)
     _ = releaseVictims(except: nil)
   }
 

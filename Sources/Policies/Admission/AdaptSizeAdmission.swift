@@ -36,7 +36,8 @@ public final class AdaptSizeAdmission: AdmissionPolicy {
         "reconf-interval", default: "30000", .integer(1...Int64(Int32.max)),
         help: "requests between reconfigurations", aliases: ["reconf_interval"]),
     ],
-    memoryPerObject: "~50 B per object in the statistics", isRandomized: true)
+    memoryPerObject: "~50 B per object in the statistics", isRandomized: true,
+    libCacheSim: .none(reason: "admission policy: Scripts/peer_diff.py compares it as create_adaptsize_admissioner"))
 
   public static var observesRequests: Bool { true }
 

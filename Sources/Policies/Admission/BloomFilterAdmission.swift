@@ -10,7 +10,8 @@ public final class BloomFilterAdmission: AdmissionPolicy {
     name: "bloom-filter", aliases: ["bloomfilter", "bloom"],
     summary: "admits an object on its second miss (an exact seen table, as libCacheSim's)",
     origin: "libCacheSim admission/bloomfilter.c",
-    memoryPerObject: "~16 B per distinct missed key (hash set)")
+    memoryPerObject: "~16 B per distinct missed key (hash set)",
+    libCacheSim: .none(reason: "admission policy: Scripts/peer_diff.py compares it as create_bloomfilter_admissioner"))
 
   @usableFromInline var seen = Set<UInt64>()
 

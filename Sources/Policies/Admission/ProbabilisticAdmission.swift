@@ -14,7 +14,8 @@ public final class ProbabilisticAdmission: AdmissionPolicy {
     parameters: [
       ParameterSpec("p", default: "0.5", .real(0.0000001...1), help: "admission probability", aliases: ["prob"])
     ],
-    memoryPerObject: "0 B", isRandomized: true)
+    memoryPerObject: "0 B", isRandomized: true,
+    libCacheSim: .none(reason: "admission policy: Scripts/peer_diff.py compares it as create_prob_admissioner"))
 
   static let modulus: UInt64 = 10_000_000
   let threshold: UInt64

@@ -14,7 +14,8 @@ public final class SizeAdmission: AdmissionPolicy {
         "threshold", default: "9223372036854775807", .byteCount,
         help: "objects of this size or larger are not admitted", aliases: ["size"])
     ],
-    memoryPerObject: "0 B")
+    memoryPerObject: "0 B",
+    libCacheSim: .none(reason: "admission policy: Scripts/peer_diff.py compares it as create_size_admissioner"))
 
   let threshold: Int64
 

@@ -20,7 +20,9 @@ public final class SizeProbabilisticAdmission: AdmissionPolicy {
     parameters: [
       ParameterSpec("exponent", default: "0.000001", .real(0.000000000001...1), help: "decay per byte")
     ],
-    memoryPerObject: "0 B", isRandomized: true)
+    memoryPerObject: "0 B", isRandomized: true,
+    libCacheSim: .none(
+      reason: "admission policy: Scripts/peer_diff.py compares it as create_size_probabilistic_admissioner"))
 
   static let modulus: UInt64 = 10_000_000
   let exponent: Double

@@ -3,7 +3,7 @@ import CacheCore
 /// A policy kept in ``GhostedQueues`` (small, main and ghost FIFOs: s3fifo, s3fifo-2024,
 /// s3fifo-d, qdlp). The shell they share is here: occupancy, an access that is a queue lookup,
 /// insertion into small, removal, lookups, the self-check, libCacheSim's S3-FIFO admission
-/// (``handleSmallFirst(_:victims:admission:smallCapacity:step:)``) and eviction by steps until
+/// (``handleSmallFirst(_:collecting:admission:smallCapacity:step:)``) and eviction by steps until
 /// an object left (``evictByStepping(into:step:)``).
 ///
 /// A policy reaches its queues through two accessors rather than a property requirement, which
@@ -52,7 +52,7 @@ extension GhostedQueuePolicy where Self: ~Copyable {
   /// a time, a ghost hit enters main and any other object small, unless it would fill small.
   @inlinable @inline(__always)
   public mutating func handleSmallFirst<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate, smallCapacity: Int64,
+    _ request: Request, collecting victims: inout Sink, admission: Gate, smallCapacity: Int64,
     step: (inout Self, inout Sink) -> Void
   ) -> Outcome {
     let found = updateQueues { $0.lookup(request.key) }
@@ -71,7 +71,7 @@ extension GhostedQueuePolicy where Self: ~Copyable {
   /// Runs `step` until at least one object has left the cache.
   @inlinable @inline(__always)
   public mutating func evictByStepping<Sink: VictimSink>(
-    into victims: inout Sink, step: (inout Self, inout Sink) -> Void
+    collecting victims: inout Sink, step: (inout Self, inout Sink) -> Void
   ) {
     let before = objectCount
     while objectCount == before { step(&self, &victims) }

@@ -86,7 +86,7 @@ public struct GhostedQueues: ~Copyable {
   /// each to `nextCounter(counter)`, and evicts the first with a zero counter. O(1)
   /// amortised per reinsertion.
   @inlinable
-  mutating func evictMain<Sink: VictimSink>(into victims: inout Sink, nextCounter: (UInt8) -> UInt8) {
+  mutating func evictMain<Sink: VictimSink>(collecting victims: inout Sink, nextCounter: (UInt8) -> UInt8) {
     while true {
       let slot = main.tail
       let frequency = arena[slot].extra.frequency
@@ -104,7 +104,7 @@ public struct GhostedQueues: ~Copyable {
   /// least `threshold` times, and turns the first that was not into a ghost entry. Returns
   /// whether an object left the cache.
   @inlinable
-  mutating func evictSmall<Sink: VictimSink>(threshold: UInt8, into victims: inout Sink) -> Bool {
+  mutating func evictSmall<Sink: VictimSink>(threshold: UInt8, collecting victims: inout Sink) -> Bool {
     while !small.isEmpty {
       let slot = arena.popBack(from: &small)
       if arena[slot].extra.frequency >= threshold {

@@ -4,7 +4,7 @@ import CacheCore
 /// the head (fifo, lru, clock, sieve, mru). The shell they share is here: occupancy,
 /// insertion, removal, lookups by key and slot, the self-check, and an access that looks the
 /// key up and hands the slot to the policy's ``EvictionPolicy/hit(_:at:)`` (a hit changes
-/// nothing unless the policy says so), a miss step (``admitMissing(_:victims:admission:)``)
+/// nothing unless the policy says so), a miss step (``admitMissing(_:collecting:admission:)``)
 /// shared by the replay template and the engine's tier; eviction takes the tail unless the
 /// policy says otherwise. Slots are stable.
 ///
@@ -20,13 +20,13 @@ public protocol SingleQueuePolicy: EvictionPolicy, ~Copyable {
   func withQueue<R, E: Error>(_ body: QueueReading<Extra, R, E>) throws(E) -> R
   /// Calls `body` with the arena and the queue to change.
   mutating func updateQueue<R>(_ body: QueueUpdating<Extra, R>) -> R
-  /// The miss step of both ``EvictionPolicy/handle(_:victims:admission:)`` and
+  /// The miss step of both ``EvictionPolicy/handle(_:collecting:admission:)`` and
   /// ``EvictionPolicy/insertMissing(_:collecting:admission:)``: admits or refuses `request`
   /// (not cached), evicting into `victims`; returns the outcome and the new object's slot
   /// (-1 when refused). The default is the template's: refused when not admitted or larger
-  /// than the cache, else objects leave by ``EvictionPolicy/evict(into:)`` until it fits.
+  /// than the cache, else objects leave by ``EvictionPolicy/evict(collecting:)`` until it fits.
   mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
+    _ request: Request, collecting victims: inout Sink, admission: Gate
   ) -> (outcome: Outcome, slot: Int32)
 }
 
@@ -54,18 +54,18 @@ extension SingleQueuePolicy where Self: ~Copyable {
 
   @inlinable @inline(__always)
   public mutating func handle<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
+    _ request: Request, collecting victims: inout Sink, admission: Gate
   ) -> Outcome {
     if access(request) { return .hit }
-    return admitMissing(request, victims: &victims, admission: admission).outcome
+    return admitMissing(request, collecting: &victims, admission: admission).outcome
   }
 
   @inlinable @inline(__always)
   public mutating func admitMissing<Sink: VictimSink, Gate: AdmissionCheck>(
-    _ request: Request, victims: inout Sink, admission: Gate
+    _ request: Request, collecting victims: inout Sink, admission: Gate
   ) -> (outcome: Outcome, slot: Int32) {
     if !admission.admits(request) || request.size > capacity { return (.rejected, -1) }
-    while occupiedBytes + request.size > capacity { evict(into: &victims) }
+    while occupiedBytes + request.size > capacity { evict(collecting: &victims) }
     return (.inserted, insertReturningSlot(request))
   }
 
@@ -73,8 +73,8 @@ extension SingleQueuePolicy where Self: ~Copyable {
     _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
   ) -> (outcome: Outcome, slot: Int32) {
     ArrayVictimSink.filling(&victims) { sink in
-      if let admission { return admitMissing(request, victims: &sink, admission: admission) }
-      return admitMissing(request, victims: &sink, admission: AdmitAll())
+      if let admission { return admitMissing(request, collecting: &sink, admission: admission) }
+      return admitMissing(request, collecting: &sink, admission: AdmitAll())
     }
   }
 
@@ -96,7 +96,7 @@ extension SingleQueuePolicy where Self: ~Copyable {
 
   /// Evicts the tail: the oldest insertion (or, in LRU order, the least recently used).
   @inlinable @inline(__always)
-  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+  public mutating func evict<Sink: VictimSink>(collecting victims: inout Sink) {
     victims.record(updateQueue { arena, queue in arena.evict(queue.tail, from: &queue) })
   }
 

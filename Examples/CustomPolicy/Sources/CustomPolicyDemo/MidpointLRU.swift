@@ -17,7 +17,8 @@ public struct MidpointLRU: EvictionPolicy, ~Copyable {
       ParameterSpec(
         "old", default: "0.375", .real(0.01...0.99), help: "fraction of the capacity for the old part (innodb: 37 %)")
     ],
-    memoryPerObject: "36 B (32 B node + 4 B bucket)")
+    memoryPerObject: "36 B (32 B node + 4 B bucket)",
+    libCacheSim: .none(reason: "an example of a policy defined outside CacheLab: not compared with libCacheSim"))
 
   var arena: SlotArena<Bool>
   var young = SlotList()
@@ -59,7 +60,7 @@ public struct MidpointLRU: EvictionPolicy, ~Copyable {
     arena.pushFront(slot, to: &old)
   }
 
-  public mutating func evict<Sink: VictimSink>(into victims: inout Sink) {
+  public mutating func evict<Sink: VictimSink>(collecting victims: inout Sink) {
     if old.count > 0 {
       victims.record(arena.evict(old.tail, from: &old))
     } else {

@@ -30,7 +30,7 @@ do {
     capacities: try CapacitySpec.parseList("0.01,0.1", objectMode: false),
     engines: [
       LabeledEngine(
-        label: "preset:image-feed", configuration: try PresetSpec(parsing: "image-feed:memory=4MiB").configuration)
+        .preset("image-feed"), configuration: try PresetSpec(parsing: "image-feed:memory=4MiB").configuration)
     ])
   configuration.verifyInvariants = true
   let result = try Replayer(configuration).run()
