@@ -2,25 +2,32 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every README example that shows its output is run, in a scratch copy of the repository's
-/// traces, with the built `cachelab` on the PATH, and must print what the README says (timing
-/// fields aside). Examples are either a `sh` block followed by "prints" and an output block, or
-/// an output block whose first line is `$ command`.
+/// Every example in the README and docs/ that shows its output is run, in a scratch copy of the
+/// repository's traces and baseline, with the built `cachelab` on the PATH, and must print what the page says
+/// (timing fields aside). Examples are either a `sh` block followed by "prints" and an output
+/// block, or an output block whose first line is `$ command`.
 @Suite(.serialized) struct ReadmeExamplesTests {
   struct Example: CustomStringConvertible {
+    var page: String
     var line: Int
     var commands: [String]
     var expected: String
 
-    var description: String { "README.md:\(line): \(commands.joined(separator: "; "))" }
+    var location: String { "\(page):\(line)" }
+    var description: String { "\(location): \(commands.joined(separator: "; "))" }
   }
 
-  static let readme =
-    (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
-
-  /// The runnable examples, in README order.
+  /// The runnable examples of every page, in page order.
   static func examples() -> [Example] {
-    let lines = readme.components(separatedBy: "\n")
+    DocumentationFiles.all.flatMap { file in
+      examples(
+        in: (try? String(contentsOf: file, encoding: .utf8)) ?? "", page: DocumentationFiles.relativePath(file))
+    }
+  }
+
+  /// The runnable examples of one page's `text`, in order.
+  static func examples(in text: String, page: String) -> [Example] {
+    let lines = text.components(separatedBy: "\n")
     var blocks: [(start: Int, language: String, body: [String])] = []
     var index = 0
     while index < lines.count {
@@ -47,7 +54,8 @@ import Testing
           command = String(command.dropLast()) + " " + next.trimmingCharacters(in: .whitespaces)
           rest = rest.dropFirst()
         }
-        result.append(Example(line: block.start, commands: [command], expected: rest.joined(separator: "\n")))
+        result.append(
+          Example(page: page, line: block.start, commands: [command], expected: rest.joined(separator: "\n")))
       } else if block.language == "sh", number + 1 < blocks.count, blocks[number + 1].language.isEmpty {
         let next = blocks[number + 1]
         let between = lines[(block.start + block.body.count)..<(next.start - 1)].joined(separator: " ")
@@ -60,7 +68,8 @@ import Testing
             commands.append(line)
           }
         }
-        result.append(Example(line: block.start, commands: commands, expected: next.body.joined(separator: "\n")))
+        result.append(
+          Example(page: page, line: block.start, commands: commands, expected: next.body.joined(separator: "\n")))
       }
     }
     return result
@@ -91,12 +100,12 @@ import Testing
   }
 
   @Test func theReadmeHasExamplesToRun() {
-    #expect(Self.examples().count >= 5)
+    #expect(Self.examples().filter { $0.page == "README.md" }.count >= 3)
   }
 
-  @Test(arguments: ReadmeExamplesTests.examples().map(\.line))
-  func readmeExamplePrintsWhatTheReadmeSays(line: Int) throws {
-    let example = try #require(Self.examples().first { $0.line == line })
+  @Test(arguments: ReadmeExamplesTests.examples().map(\.location))
+  func exampleOutputIsWhatThePageSays(location: String) throws {
+    let example = try #require(Self.examples().first { $0.location == location })
     let needsShared = example.commands.contains { $0.contains("../shared/") }
     if needsShared, !FileManager.default.fileExists(atPath: Paths.shared.path) {
       try #require(!Paths.isCI, "\(example) needs ../shared, which CI must have")
@@ -115,6 +124,11 @@ import Testing
       try FileManager.default.copyItem(
         at: source.appendingPathComponent(name), to: traces.appendingPathComponent(name))
     }
+    // The committed baseline too, for the regression gate's example.
+    let reports = work.appendingPathComponent("Reports")
+    try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Paths.packageRoot.appendingPathComponent("Reports/baseline"), to: reports.appendingPathComponent("baseline"))
     try? FileManager.default.createSymbolicLink(
       at: scratch.appendingPathComponent("shared"), withDestinationURL: Paths.shared)
     let binaryFolder = URL(fileURLWithPath: CLIBinary.path).deletingLastPathComponent().path

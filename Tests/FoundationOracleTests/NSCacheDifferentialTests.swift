@@ -90,7 +90,7 @@ struct NSCacheDifferentialTests {
         let presetHit = try engineRow(
           engine, key: UInt64(key), size: Int64(cost[key]), cost: Int64(cost[key]), operation: .get, time: time)
         let policyHit =
-          policy.serve(Request(key: UInt64(key), size: Int64(cost[key])), victims: &victims) == .hit
+          policy.serve(Request(key: UInt64(key), size: Int64(cost[key])), collecting: &victims) == .hit
         try #require(
           presetHit == realHit && policyHit == realHit,
           "\(workload) step \(index) get \(key): Foundation \(realHit), preset \(presetHit), policy \(policyHit)")
@@ -99,7 +99,7 @@ struct NSCacheDifferentialTests {
         real.setObject("v", forKey: NSNumber(value: key), cost: newCost)
         _ = try engineRow(
           engine, key: UInt64(key), size: Int64(newCost), cost: Int64(newCost), operation: .put, time: time)
-        _ = policy.store(Request(key: UInt64(key), size: Int64(newCost)), victims: &victims)
+        _ = policy.store(Request(key: UInt64(key), size: Int64(newCost)), collecting: &victims)
       }
       for key in 0..<workload.costs.count {
         let resident = real.object(forKey: NSNumber(value: key)) != nil

@@ -180,7 +180,7 @@ struct URLCacheDifferentialTests {
     func store(_ url: String, _ body: Int) -> Bool {
       let before = shadow.danglingSlots
       if workload.memory > 0 {
-        _ = shadow.store(Request(key: URLKey(parsing: url).resource, size: Int64(cost(url, body))), victims: &sink)
+        _ = shadow.store(Request(key: URLKey(parsing: url).resource, size: Int64(cost(url, body))), collecting: &sink)
       }
       guard shadow.danglingSlots == before else { return false }
       if secondsBetweenStores > 0 { Thread.sleep(forTimeInterval: secondsBetweenStores) }

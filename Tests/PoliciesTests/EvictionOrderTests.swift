@@ -12,9 +12,9 @@ import Testing
     // Given a full LRU of three where `a` was just used again
     var lru = LRU(capacity: 3, parameters: try Self.parameters(LRU.self), context: PolicyContext())
     var sink = RecordingSink()
-    for key: UInt64 in [1, 2, 3, 1] { _ = lru.handle(request(key), victims: &sink) }
+    for key: UInt64 in [1, 2, 3, 1] { _ = lru.handle(request(key), collecting: &sink) }
     // When a new object arrives
-    let outcome = lru.handle(request(4), victims: &sink)
+    let outcome = lru.handle(request(4), collecting: &sink)
     #expect(outcome == .inserted)
     // Then the least recently used (2) leaves, and the others stay
     #expect(sink.keys == [2])
@@ -26,9 +26,9 @@ import Testing
   @Test func fifoIgnoresHits() throws {
     var fifo = FIFO(capacity: 3, parameters: try Self.parameters(FIFO.self), context: PolicyContext())
     var sink = RecordingSink()
-    for key: UInt64 in [1, 2, 3, 1, 1] { _ = fifo.handle(request(key), victims: &sink) }
-    _ = fifo.handle(request(4), victims: &sink)
-    _ = fifo.handle(request(5), victims: &sink)
+    for key: UInt64 in [1, 2, 3, 1, 1] { _ = fifo.handle(request(key), collecting: &sink) }
+    _ = fifo.handle(request(4), collecting: &sink)
+    _ = fifo.handle(request(5), collecting: &sink)
     #expect(sink.keys == [1, 2])
     try fifo.checkInvariants()
   }
@@ -37,10 +37,10 @@ import Testing
     // Given a full 1-bit CLOCK where 1 and 3 were hit
     var clock = Clock(capacity: 3, parameters: try Self.parameters(Clock.self), context: PolicyContext())
     var sink = RecordingSink()
-    for key: UInt64 in [1, 2, 3, 1, 3] { _ = clock.handle(request(key), victims: &sink) }
+    for key: UInt64 in [1, 2, 3, 1, 3] { _ = clock.handle(request(key), collecting: &sink) }
     // When two new objects arrive
-    _ = clock.handle(request(4), victims: &sink)
-    _ = clock.handle(request(5), victims: &sink)
+    _ = clock.handle(request(4), collecting: &sink)
+    _ = clock.handle(request(5), collecting: &sink)
     // Then 2 (never hit) goes first; 1 lost its bit on the first pass and goes next
     #expect(sink.keys == [2, 1])
     let kept = clock.contains(3)
@@ -52,11 +52,11 @@ import Testing
     // Given a 2-bit CLOCK: counters count up to 3
     var clock = Clock(capacity: 2, parameters: try Self.parameters(Clock.self, "bits=2"), context: PolicyContext())
     var sink = RecordingSink()
-    for key: UInt64 in [1, 2, 1, 1, 1, 1, 2] { _ = clock.handle(request(key), victims: &sink) }
+    for key: UInt64 in [1, 2, 1, 1, 1, 1, 2] { _ = clock.handle(request(key), collecting: &sink) }
     // When 3 and 4 arrive: 1 (counter 3) survives three passes, 2 (counter 1) only one
-    _ = clock.handle(request(3), victims: &sink)
+    _ = clock.handle(request(3), collecting: &sink)
     #expect(sink.keys == [2])
-    _ = clock.handle(request(4), victims: &sink)
+    _ = clock.handle(request(4), collecting: &sink)
     #expect(sink.keys == [2, 3])
     let kept = clock.contains(1)
     #expect(kept)
@@ -67,16 +67,16 @@ import Testing
     // Given SIEVE with objects 1..4 (1 oldest) where 1 and 3 were visited
     var sieve = Sieve(capacity: 4, parameters: try Self.parameters(Sieve.self), context: PolicyContext())
     var sink = RecordingSink()
-    for key: UInt64 in [1, 2, 3, 4, 1, 3] { _ = sieve.handle(request(key), victims: &sink) }
+    for key: UInt64 in [1, 2, 3, 4, 1, 3] { _ = sieve.handle(request(key), collecting: &sink) }
     // When 5 arrives, the hand passes 1 (clearing it) and evicts 2
-    _ = sieve.handle(request(5), victims: &sink)
+    _ = sieve.handle(request(5), collecting: &sink)
     #expect(sink.keys == [2])
     // And when 6 arrives, the hand continues from 3 (visited, cleared) to 4
-    _ = sieve.handle(request(6), victims: &sink)
+    _ = sieve.handle(request(6), collecting: &sink)
     #expect(sink.keys == [2, 4])
     // And when 7 arrives, the hand keeps moving towards the head: the unvisited 5 goes,
     // while 3 and 1 (behind the hand) stay
-    _ = sieve.handle(request(7), victims: &sink)
+    _ = sieve.handle(request(7), collecting: &sink)
     #expect(sink.keys == [2, 4, 5])
     let kept = sieve.contains(1) && sieve.contains(3)
     #expect(kept)

@@ -78,7 +78,7 @@ import Traces
     for request in requests {
       var unit = request
       unit.size = 1
-      _ = policy.handle(unit, victims: &ignored)
+      _ = policy.handle(unit, collecting: &ignored)
     }
     #expect(policy.currentWindowCapacity > 50)
     try policy.checkInvariants()

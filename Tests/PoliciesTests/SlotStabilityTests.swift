@@ -38,14 +38,14 @@ import Testing
           leave(simulation.remove(request.key).map { [$0] } ?? [], step: step)
         case 1:
           if simulation.objectCount > 0 {
-            simulation.evict(victims: &victims)
+            simulation.evict(collecting: &victims)
             leave(victims, step: step)
           }
         default:
           if simulation.contains(request.key) {
             simulation.hit(request)
           } else {
-            _ = simulation.store(request, victims: &victims)
+            _ = simulation.store(request, collecting: &victims)
             leave(victims, step: step)
             if simulation.slotsAreStable, simulation.contains(request.key) {
               slots[request.key] = simulation.slot(of: request.key)

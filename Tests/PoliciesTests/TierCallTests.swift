@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Every registered policy serves the calls an engine tier makes once it has looked a key up
-/// (``CacheSimulation/hit(_:at:)`` on a hit with stable slots, ``CacheSimulation/insertMissing(_:victims:)`` on
+/// (``CacheSimulation/hit(_:at:)`` on a hit with stable slots, ``CacheSimulation/insertMissing(_:collecting:)`` on
 /// a miss) exactly as it serves the same requests through `serve`: the same outcomes, the
 /// same victims in the same order, and the new object's slot as `slot(of:)` reports it.
 @Suite struct TierCallTests {
@@ -26,7 +26,7 @@ import Testing
       var actual: [Victim] = []
       var failure: String?
       for (step, request) in requests.enumerated() where failure == nil {
-        let outcome = reference.serve(request, victims: &expected)
+        let outcome = reference.serve(request, collecting: &expected)
         let tierOutcome: Outcome
         if tier.contains(request.key) {
           // A tier serves a hit at the slot when slots are stable (such a hit evicts
@@ -36,10 +36,10 @@ import Testing
             actual.removeAll()
             tierOutcome = .hit
           } else {
-            tierOutcome = tier.serve(request, victims: &actual)
+            tierOutcome = tier.serve(request, collecting: &actual)
           }
         } else {
-          let (missOutcome, slot) = tier.insertMissing(request, victims: &actual)
+          let (missOutcome, slot) = tier.insertMissing(request, collecting: &actual)
           tierOutcome = missOutcome
           let expectedSlot = tier.slotsAreStable && missOutcome == .inserted ? tier.slot(of: request.key) : -1
           if slot != expectedSlot {

@@ -1,5 +1,6 @@
 import CacheCore
 import Engine
+import Gate
 import Policies
 import Replay
 import Reports

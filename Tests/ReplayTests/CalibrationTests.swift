@@ -92,7 +92,7 @@ import Traces
   @Test func windowedRunsHaveTheOverallFiguresOfUnwindowedRuns() throws {
     let http = Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv").path
     let engines = try ["sdwebimage", "afnetworking"].map {
-      LabeledEngine(label: "preset:\($0)", configuration: try PresetSpec(parsing: $0).configuration)
+      LabeledEngine(.preset($0), configuration: try PresetSpec(parsing: $0).configuration)
     }
     let columns = ReportColumn.standard.filter { !$0.isTiming && !$0.name.hasPrefix("window") }
     let render = { (run: RunResult) in CSVReport.render([run], columns: columns) }

@@ -43,7 +43,7 @@ import Traces
       policies: try PolicySpec.parseList("lru,sieve"),
       capacities: try CapacitySpec.parseList("0.01,0.1,0.5", objectMode: false),
       engines: try ["sdwebimage", "afnetworking"].map {
-        LabeledEngine(label: "preset:\($0)", configuration: try PresetSpec(parsing: $0).configuration)
+        LabeledEngine(.preset($0), configuration: try PresetSpec(parsing: $0).configuration)
       }, window: .requests(2_000))
     let runs = [try Replayer(configuration).run()]
     let directory = Paths.temporaryDirectory("report").path
@@ -83,7 +83,7 @@ import Traces
     let configuration = RunConfiguration(
       tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: [],
       capacities: try CapacitySpec.parseList("0.01,0.1", objectMode: false),
-      engines: [LabeledEngine(label: "preset:nuke", configuration: try PresetSpec(parsing: "nuke").configuration)])
+      engines: [LabeledEngine(.preset("nuke"), configuration: try PresetSpec(parsing: "nuke").configuration)])
     let runs = [try Replayer(configuration).run()]
     #expect(runs[0].policyRuns.isEmpty && runs[0].engines.count == 1)
     let directory = Paths.temporaryDirectory("engine-report").path
@@ -100,7 +100,7 @@ import Traces
     let tier = try TierConfiguration(parsing: "lru:1MiB")
     let configuration = RunConfiguration(
       tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: [], capacities: [],
-      engines: [LabeledEngine(label: "engine", configuration: .policyRun(tier))])
+      engines: [LabeledEngine(.custom, configuration: .policyRun(tier))])
     #expect(throws: ReplayError.self) { try Replayer(configuration).run() }
     do {
       _ = try Replayer(configuration).run()

@@ -91,55 +91,25 @@ import Workloads
   }
 }
 
-/// The README stays current: every report column, policy, preset and trace format is documented.
+/// The docs stay current: every report column, policy, preset, generator and trace format is
+/// documented (the tables themselves are generated: `GeneratedDocsTests`).
 @Suite struct ReadmeTests {
-  static let readme =
-    (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+  static let readme = DocumentationFiles.combinedText
   static let tracesReadme =
     (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("Traces/README.md"), encoding: .utf8)) ?? ""
 
-  /// The CSV and window-series column tables are generated from the column registries
-  /// (`CACHELAB_UPDATE_SNAPSHOTS=1 swift test --filter ReadmeTests` rewrites them).
-  @Test func columnTablesAreGeneratedFromTheRegistries() throws {
-    let tables = [
-      ("## CSV report", ReportColumn.markdownTable(ReportColumn.standard.map { ($0.name, $0.meaning) })),
-      ("## Window-series CSV", ReportColumn.markdownTable(WindowSeries.columns)),
-    ]
-    if ProcessInfo.processInfo.environment["CACHELAB_UPDATE_SNAPSHOTS"] == "1" {
-      var text = Self.readme
-      for (heading, table) in tables { text = Self.replacingTable(in: text, after: heading, with: table) }
-      try text.write(
-        to: Paths.packageRoot.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
-      return
-    }
-    for (heading, table) in tables {
-      #expect(Self.readme.contains(table), "the README's table under \(heading) is stale; regenerate it")
-    }
-  }
-
-  /// `text` with the first `| column | meaning |` table after `heading` replaced by `table`.
-  static func replacingTable(in text: String, after heading: String, with table: String) -> String {
-    var lines = text.components(separatedBy: "\n")
-    guard let section = lines.firstIndex(of: heading),
-      let start = lines[section...].firstIndex(where: { $0.hasPrefix("| column | meaning |") })
-    else { return text }
-    let end = lines[start...].firstIndex(where: { !$0.hasPrefix("|") }) ?? lines.endIndex
-    lines.replaceSubrange(start..<end, with: table.components(separatedBy: "\n").dropLast())
-    return lines.joined(separator: "\n")
-  }
-
   @Test func everyColumnPolicyAndFormatIsDocumented() {
     for column in ReportColumn.standard {
-      #expect(Self.readme.contains("| `\(column.name)` |"), "README lacks column \(column.name)")
+      #expect(Self.readme.contains("| `\(column.name)` |"), "the docs lack column \(column.name)")
     }
     for column in WindowSeries.columns {
-      #expect(Self.readme.contains("| `\(column.name)` |"), "README lacks window-series column \(column.name)")
+      #expect(Self.readme.contains("| `\(column.name)` |"), "the docs lack window-series column \(column.name)")
     }
     for entry in PolicyRegistry.all {
-      #expect(Self.readme.contains("| `\(entry.descriptor.name)` |"), "README lacks policy \(entry.descriptor.name)")
+      #expect(Self.readme.contains("| `\(entry.descriptor.name)` |"), "the docs lack policy \(entry.descriptor.name)")
     }
     for preset in EnginePreset.all {
-      #expect(Self.readme.contains("| `\(preset.name)` |"), "README lacks preset \(preset.name)")
+      #expect(Self.readme.contains("| `\(preset.name)` |"), "the docs lack preset \(preset.name)")
     }
     for format in TraceFormat.all {
       #expect(Self.tracesReadme.contains("| `\(format.name)` |"), "Traces/README.md lacks format \(format.name)")
@@ -147,7 +117,7 @@ import Workloads
     for generator in GeneratorRegistry.all {
       #expect(
         Self.readme.contains("| `\(generator.descriptor.name)` |"),
-        "README lacks generator \(generator.descriptor.name)")
+        "the docs lack generator \(generator.descriptor.name)")
     }
   }
 }

@@ -18,7 +18,7 @@ import Traces
     return try Replayer(
       RunConfiguration(
         tracePath: path, trace: try TraceSpec(parsing: "oracle-general"), policies: [], capacities: [],
-        engines: [LabeledEngine(label: "engine", configuration: configuration)])
+        engines: [LabeledEngine(.custom, configuration: configuration)])
     ).run()
   }
 
