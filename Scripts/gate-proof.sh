@@ -58,7 +58,7 @@ prove() {
     echo
     echo "## $name: $verdict"
     echo
-    echo '```'
+    echo '```text'
     echo "\$ ${setting:+$setting }$candidate regress --baseline Reports/baseline $*"
     # sed, not head: head would stop reading, and a broken pipe would end the script (pipefail).
     grep -E '^(speed|  |Error|no regression)' "$log" | sed -n '1,40p'
