@@ -75,7 +75,7 @@ are compared like the others; the randomised ones draw from libCacheSim's lehmer
 package, so the package's generator is reset to 0xdeadbeef before each of their caches (before
 it is built: Cacheus draws while initialising) and they compare exactly. belady-size,
 random-two and random-lru sample through CacheLab's port of libCacheSim's hash table, whose
-size follows the hash power: their mappings name the harness's --hashpower (20); so does
+size follows the hash power: their counterparts name the harness's --hashpower (20); so does
 hyperbolic.
 
 The older randomised policies (lhd, lecar:generator=mmix, random) run only when named with
@@ -83,6 +83,13 @@ The older randomised policies (lhd, lecar:generator=mmix, random) run only when 
 unit tests are in ../shared/reference (lhd and lecar equal those expectations), while the
 package draws from lehmer64, so their rows are reported with status "randomised", never as
 failures.
+
+Which policies are compared, and how, is in each policy's descriptor (PolicyDescriptor's
+libCacheSim: its counterparts, each with CacheLab's parameters, the package's init function and
+parameter string, a note, whether it is randomised or resets the package's generator, and its
+key in libCacheSim's own expected results; or why the package has none). The script reads them
+from `$CACHELAB policies --json` at start-up; rows follow the registry order (`cachelab
+policies`), a policy's counterparts in its descriptor's order.
 
 Environment: CACHELAB (binary, default .build/release/cachelab), PEER_TRACES (default
 ../shared/traces beside the repository).
@@ -113,6 +120,8 @@ PACKAGE_VERSION = "0.3.5"
 # Policies: CacheLab spec (every parameter explicit) -> libCacheSim init function + parameters
 # (explicit too: the package's Python defaults differ from the C defaults for some policies,
 # e.g. ClockPro's init-ratio-cold, and from libCacheSim's unit tests, e.g. SLRU's n-seg=5).
+# Each policy's descriptor holds them (PolicyDescriptor.libCacheSim: its counterparts, or why it
+# has none); load_policy_maps reads them from `cachelab policies --json`.
 # --------------------------------------------------------------------------------------------
 
 
@@ -126,95 +135,57 @@ class PolicyMap:
     reseed: bool = False  # draws from next_rand: the package's generator is reset to 0xdeadbeef first
 
 
-POLICIES = [
-    PolicyMap("fifo", "FIFO_init", ""),
-    PolicyMap("lru", "LRU_init", ""),
-    PolicyMap("clock:bits=1", "Clock_init", "init-freq=0,n-bit-counter=1"),
-    PolicyMap("clock:bits=2", "Clock_init", "init-freq=0,n-bit-counter=2"),
-    PolicyMap("sieve", "Sieve_init", ""),
-    PolicyMap("lfu", "LFU_init", ""),
-    PolicyMap("lfuda", "LFUDA_init", ""),
-    PolicyMap("gdsf", "GDSF_init", ""),
-    PolicyMap("size", "Size_init", ""),
-    PolicyMap("lruk:k=2", "LRU_K_init", "k=2"),
-    PolicyMap("lruk:k=3", "LRU_K_init", "k=3"),
-    PolicyMap("mq:queues=8", "MQ_init", "n-queue=8,lifetime=10000,Qout-size-ratio=4"),
-    PolicyMap("mq:queues=4,lifetime=100,qout=1", "MQ_init", "n-queue=4,lifetime=100,Qout-size-ratio=1"),
-    PolicyMap(
-        "clock2qplus",
-        "Clock2QPlus_init",
-        "fifo-size-ratio=0.1,ghost-size-ratio=0.9,move-to-main-threshold=1,corr-window-ratio=0.5",
-    ),
-    PolicyMap("belady:bypass=false", "Belady_init", "", "replayed on an oracleGeneral copy with next-access times"),
-    PolicyMap("slru:segments=4", "SLRU_init", "n-seg=4"),
-    PolicyMap("slru:segments=5", "SLRU_init", "n-seg=5"),
-    PolicyMap("arc", "ARC_init", ""),
-    PolicyMap("lirs:hir=0.01", "LIRS_init", "", "libCacheSim's LIRS has no parameter; its HIR share is 1 %"),
-    PolicyMap("2q:kin=0.25,kout=0.5", "TwoQ_init", "Ain-size-ratio=0.25,Aout-size-ratio=0.5"),
-    PolicyMap(
-        "s3fifo:small=0.1,ghost=0.9,threshold=2",
-        "S3FIFOv0_init",
-        "fifo-size-ratio=0.1,ghost-size-ratio=0.9,move-to-main-threshold=2",
-        "CacheLab follows the 2023 S3-FIFO, kept in libCacheSim as S3FIFOv0.c",
-    ),
-    PolicyMap(
-        "qdlp:small=0.1,ghost=0.9,threshold=1,main=clock2",
-        "QDLP_init",
-        "fifo-size-ratio=0.1,ghost-size-ratio=0.9,main-cache=Clock2,move-to-main-threshold=1",
-    ),
-    # Written against the package (libCacheSim's current code).
-    PolicyMap("lfu", "LFUCpp_init", "", "cpp/LFU.cpp: least frequent, ties by least recent touch (as CacheLab's lfu)"),
-    PolicyMap("car:p=0", "CAR_init", "p=0"),
-    PolicyMap("wtinylfu-lcs:window=0.01", "WTinyLFU_init", "main-cache=SLRU,window-size=0.01"),
-    PolicyMap("arc-v0", "ARCv0_init", ""),
-    PolicyMap("slru-v0:segments=4", "SLRUv0_init", "n-seg=4"),
-    PolicyMap(
-        "s3fifo-2024:small=0.1,ghost=0.9,threshold=2",
-        "S3FIFO_init",
-        "small-size-ratio=0.1,ghost-size-ratio=0.9,move-to-main-threshold=2",
-    ),
-    PolicyMap(
-        "s3fifod:small=0.1,threshold=1", "S3FIFOd_init", "fifo-size-ratio=0.1,main-cache=Clock2,move-to-main-threshold=1"
-    ),
-    PolicyMap("fifo-merge:n-exam=100,n-keep=50,retain=freq", "FIFO_Merge_init", "", reseed=True),
-    PolicyMap("lru-prob:p=0.5", "LRU_Prob_init", "", reseed=True),
-    PolicyMap("cacheus", "Cacheus_init", "", reseed=True),
-    # Sampled through libCacheSim's own hash table, whose size follows the hash power: the
-    # CacheLab spec names the harness's default --hashpower (20).
-    PolicyMap("random-two:hashpower=20", "RandomTwo_init", "", reseed=True),
-    PolicyMap("random-lru:n-samples=16,hashpower=20", "RandomLRU_init", "n-samples=16", reseed=True),
-    PolicyMap("random-lru:n-samples=1,hashpower=20", "Random_init", "", "libCacheSim's Random.c: one sample", reseed=True),
-    PolicyMap(
-        "flash-prob:ram-size-ratio=0.05,disk-admit-prob=0.2", "flashProb_init", "ram-size-ratio=0.05,disk-admit-prob=0.2",
-        reseed=True,
-    ),
-    # lecar with the package's generator equals both of the package's LeCaR implementations.
-    PolicyMap("lecar:generator=lehmer64", "LeCaR_init", "update-weight=1,lru-weight=0.5", reseed=True),
-    PolicyMap("lecar:generator=lehmer64", "LeCaRv0_init", "", "LeCaRv0.c (four sub-caches), the same rules", reseed=True),
-    PolicyMap(
-        "belady-size:samples=128,hashpower=20",
-        "BeladySize_init",
-        "n-sample=128",
-        "replayed on an oracleGeneral copy; both sample through libCacheSim's hash table (harness --hashpower 20)",
-        reseed=True,
-    ),
-    # Randomised: see the module docstring; only when named with --policies.
-    PolicyMap("lhd:associativity=32,admissions=8", "LHD_init", "", randomised=True),
-    PolicyMap("lecar:generator=mmix", "LeCaR_init", "update-weight=1,lru-weight=0.5", randomised=True),
-    PolicyMap("hyperbolic:samples=64,hashpower=20", "Hyperbolic_init", "", reseed=True),
-    PolicyMap("random", "Random_init", "", randomised=True),
-]
+@dataclass
+class PolicyMappings:
+    """Every registered policy's libCacheSim mapping, as the binary lists them."""
 
-# CacheLab policies with no counterpart in the package (reported, not run).
-UNMAPPED = {
-    "mru": "libCacheSim has MRU.c but the 0.3.5 package exports no MRU_init",
-    "wtinylfu": "CacheLab follows Caffeine's simulator (WindowTinyLfuPolicy); libCacheSim's WTinyLFU.c is a different design, compared as wtinylfu-lcs",
-    "clockpro": "CacheLab follows Caffeine's simulator (ClockProPolicy); the package's ClockPro stops changing once its cold region fills",
-    "cost-lru": "CacheLab-only (Nuke-style cost-bounded LRU)",
-    "access-date-purge": "CacheLab-only (AFNetworking purge)",
-    "nscache": "CacheLab-only (Foundation NSCache order)",
-    "urlcache": "CacheLab-only (Foundation URLCache order)",
-}
+    # Registry order (`cachelab policies`); a policy's counterparts in its descriptor's order.
+    policies: list[PolicyMap]
+    # CacheLab policy name -> why the package has no counterpart (reported, not run).
+    unmapped: dict[str, str]
+    # CacheLab spec -> (policy, params) under which libCacheSim's unit tests (../shared/reference) list it.
+    reference_keys: dict[str, tuple[str, str]]
+
+
+def load_policy_maps(binary: str) -> PolicyMappings:
+    """The mappings from `<binary> policies --json`: an array in registry order of
+    {"name", ..., "libcachesim": {"counterparts": [{"parameters", "constructor",
+    "peer_parameters", "note", "randomised", "resets_generator", "reference": {"policy",
+    "parameters"} or null}]} or {"none": reason}}. Raises ValueError when the binary cannot
+    list them."""
+    cmd = [binary, "policies", "--json"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise ValueError(f"{' '.join(cmd)}: {e}") from e
+    if proc.returncode != 0:
+        raise ValueError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
+    try:
+        entries = json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{' '.join(cmd)}: not JSON ({e})") from e
+    mappings = PolicyMappings([], {}, {})
+    try:
+        for entry in entries:
+            name, lcs = entry["name"], entry["libcachesim"]
+            if "none" in lcs:
+                mappings.unmapped[name] = lcs["none"]
+                continue
+            for c in lcs["counterparts"]:
+                spec = f"{name}:{c['parameters']}" if c["parameters"] else name
+                randomised, reseed = bool(c["randomised"]), bool(c["resets_generator"])
+                mappings.policies.append(PolicyMap(spec, c["constructor"], c["peer_parameters"], c["note"], randomised, reseed))
+                ref = c.get("reference")
+                if ref is not None:
+                    key = (ref["policy"], ref["parameters"])
+                    if mappings.reference_keys.setdefault(spec, key) != key:
+                        raise ValueError(f"{spec}: two libCacheSim references, {mappings.reference_keys[spec]} and {key}")
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{' '.join(cmd)}: unexpected layout ({type(e).__name__}: {e})") from e
+    if not mappings.policies:
+        raise ValueError(f"{' '.join(cmd)}: no policy has a libCacheSim counterpart")
+    return mappings
+
 
 # --------------------------------------------------------------------------------------------
 # Admission policies: CacheLab `--admission` spec -> libCacheSim admissioner (attached as
@@ -841,24 +812,6 @@ def load_reference(traces_dir: Path) -> dict:
     return table
 
 
-REFERENCE_KEYS = {  # CacheLab spec -> (reference policy, params)
-    "fifo": ("fifo", ""),
-    "lru": ("lru", ""),
-    "clock:bits=1": ("clock", "n-bit-counter=1"),
-    "sieve": ("sieve", ""),
-    "lfu": ("lfu", ""),
-    "lfuda": ("lfuda", ""),
-    "gdsf": ("gdsf", ""),
-    "belady:bypass=false": ("belady", ""),
-    "slru:segments=5": ("slru", "n-seg=5"),
-    "arc": ("arc", ""),
-    "lirs:hir=0.01": ("lirs", ""),
-    "s3fifo:small=0.1,ghost=0.9,threshold=2": ("s3fifo", "fifo-size-ratio=0.10,ghost-size-ratio=0.90,move-to-main-threshold=2"),
-    "qdlp:small=0.1,ghost=0.9,threshold=1,main=clock2": ("qdlp", "fifo-size-ratio=0.10,main-cache=clock2"),
-    "lhd:associativity=32,admissions=8": ("lhd", ""),
-    "lecar:generator=mmix": ("lecar", ""),
-}
-
 # --------------------------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------------------------
@@ -890,7 +843,7 @@ def main() -> int:
     ap.add_argument("--modes", default="object,byte", help="object, byte or both (default both; byte only for traces with sizes)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="package worker processes (default: cores)")
     ap.add_argument("--timeout", type=float, default=20, help="seconds one package cache may run (default 20)")
-    ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; only the policies that sample through the table depend on it, and their mappings name 20)")
+    ap.add_argument("--hashpower", type=int, default=20, help="libCacheSim hash table power (default 20; only the policies that sample through the table depend on it, and their counterparts name 20)")
     ap.add_argument(
         "--peer-override",
         action="append",
@@ -923,6 +876,11 @@ def main() -> int:
     if shutil.which(binary) is None and not Path(binary).exists():
         print(f"peer-diff: CacheLab binary {binary} not found (set CACHELAB)", file=sys.stderr)
         return 2
+    try:
+        mappings = load_policy_maps(binary)
+    except ValueError as e:
+        print(f"peer-diff: the policies' libCacheSim mappings: {e}", file=sys.stderr)
+        return 2
     traces_dir = Path(os.environ.get("PEER_TRACES", SCRIPT_DIR / ".." / ".." / "shared" / "traces")).resolve()
     if not traces_dir.is_dir():
         print(f"peer-diff: traces folder {traces_dir} not found (set PEER_TRACES)", file=sys.stderr)
@@ -941,15 +899,15 @@ def main() -> int:
     # Policies
     if args.policies:
         names = [n.strip() for n in args.policies.split(",") if n.strip()]
-        policies = [p for p in POLICIES if any(p.spec == n or p.spec.split(":")[0] == n for n in names)]
-        unknown = [n for n in names if not any(p.spec == n or p.spec.split(":")[0] == n for p in POLICIES)]
+        policies = [p for p in mappings.policies if any(p.spec == n or p.spec.split(":")[0] == n for n in names)]
+        unknown = [n for n in names if not any(p.spec == n or p.spec.split(":")[0] == n for p in mappings.policies)]
         for n in unknown:
-            why = UNMAPPED.get(n.split(":")[0], "no such mapped policy")
+            why = mappings.unmapped.get(n.split(":")[0], "no such mapped policy")
             print(f"peer-diff: not compared: {n} ({why})", file=sys.stderr)
         if not policies:
             return 2
     else:
-        policies = [p for p in POLICIES if not p.randomised]
+        policies = [p for p in mappings.policies if not p.randomised]
 
     for override in args.peer_override:
         name, _, target = override.partition("=")
@@ -1117,7 +1075,7 @@ def main() -> int:
         lab = (row["cachelab_misses"], row["cachelab_miss_bytes"])
         peer = (row["peer_misses"], row["peer_miss_bytes"])
         note = ""
-        ref_key = REFERENCE_KEYS.get(row["policy"])
+        ref_key = mappings.reference_keys.get(row["policy"])
         ref = None
         adm = row["admission"]
         if ref_key and not adm and row["mode"] == "byte" and row["trace"].endswith("oracleGeneral.bin"):
@@ -1235,7 +1193,12 @@ def main() -> int:
     if skipped:
         print("not compared: " + "; ".join(skipped))
     if not args.policies:
-        print("not compared: " + "; ".join(f"{k} ({v})" for k, v in UNMAPPED.items()) + "; randomised lhd, lecar:generator=mmix, random unless named with --policies")
+        # By name, or by spec where the policy has other, compared specs (lecar:generator=mmix).
+        specs = {}
+        for p in mappings.policies:
+            specs.setdefault(p.spec.split(":")[0], set()).add(p.spec)
+        randomised = ", ".join(dict.fromkeys(p.spec if len(specs[p.spec.split(":")[0]]) > 1 else p.spec.split(":")[0] for p in mappings.policies if p.randomised))
+        print("not compared: " + "; ".join(f"{k} ({v})" for k, v in mappings.unmapped.items()) + (f"; randomised {randomised} unless named with --policies" if randomised else ""))
 
     if args.csv:
         fields = ["trace", "mode", "size", "capacity", "policy", "admission", "peer_init", "peer_params", "peer_admission", "peer_source",

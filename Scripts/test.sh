@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite (what CI runs): installs libgsl-dev if missing, checks formatting,
-# then builds and runs every test and the library example (Examples/CustomPolicy). Tests
-# that read ../shared/traces fail under CI=true when a trace is missing, and are skipped with
-# a message otherwise.
+# The whole test suite (what CI runs): installs the system libraries if missing, checks
+# formatting, then builds and runs every test, the DocC catalogs and the library example
+# (Examples/CustomPolicy, as a versioned dependency of a tagged clone). Tests that read
+# ../shared/traces fail under CI=true when a trace is missing, and are skipped with a message
+# otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-deps.sh
@@ -12,5 +13,6 @@ swift build --build-tests
 swift test --skip-build
 # The library's DocC catalogs (Sources/*/*.docc) build without a warning (broken links fail).
 swift package generate-documentation --target CacheCore --target Engine --target Replay --warnings-as-errors >/dev/null
-# CacheLab as a library: a separate package defines, registers and runs its own policy and preset.
-swift run --package-path Examples/CustomPolicy CustomPolicyDemo | tail -1
+# CacheLab as a library: a separate package that depends on a tagged clone (`from: "0.1.0"`)
+# defines, registers and runs its own policy and preset.
+bash Scripts/consumer-check.sh

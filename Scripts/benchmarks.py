@@ -1,0 +1,546 @@
+#!/usr/bin/env python3
+"""CacheLab's benchmark set: measures and writes docs/benchmarks.md and docs/benchmarks.csv.
+
+Run it through `bash Scripts/benchmarks.sh` (which installs what is missing and builds the
+release binary). Each section is measured on this machine and stamped with the date, the
+commit, the machine and the tool versions; a run replaces only the sections it measured, so
+the slow ones (`build`, `test-suite`) can be refreshed alone. No figure in the page is typed.
+
+Sections (default: every one but test-suite):
+  build       a fresh clone's `bash Scripts/demo.sh` (the README's first command), timed whole
+  test-suite  the same clone's `bash Scripts/test.sh` (the README's second command)
+  policies    every policy alone on a Zipf trace: replay and whole-process speed, peak memory,
+              and with --peer the libcachesim package's C loop on the same file and capacity
+  engine      LRU as a policy and as a memory-only engine; every preset on a `gen http` trace
+  parsing     trace readers' throughput (CacheLab CSV, text, id-size text, oracleGeneral)
+  sampling    spatially sampled sweeps against the exact sweep (../shared/traces scarab trace)
+  sweep       LRU at 20 sizes in one command: time and peak memory (with --peer: the package)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CSV_PATH = DOCS / "benchmarks.csv"
+MD_PATH = DOCS / "benchmarks.md"
+LOCAL = ROOT / "Traces" / "local"
+SECTIONS = ["build", "test-suite", "policies", "engine", "parsing", "sampling", "sweep"]
+DEFAULT_SECTIONS = [s for s in SECTIONS if s != "test-suite"]
+FIELDS = ["section", "item", "metric", "value", "date", "commit", "machine", "tools"]
+
+TITLES = {
+    "build": "First build",
+    "test-suite": "Test suite",
+    "policies": "Replay speed and memory per policy",
+    "engine": "Engine and presets",
+    "parsing": "Trace parsing",
+    "sampling": "Sampling",
+    "sweep": "Sweeps",
+}
+
+
+# ------------------------------------------------------------------------------------------
+# Stamps
+# ------------------------------------------------------------------------------------------
+
+
+def run_text(command: list[str], cwd: Path = ROOT) -> str:
+    try:
+        return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor()
+    memory = ""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal"):
+                memory = f"{int(line.split()[1]) / 1048576:.0f} GiB"
+    except OSError:
+        pass
+    cores = os.cpu_count() or 1
+    return f"{platform.system()} {platform.release()}, {model or platform.machine()}, {cores} cores, {memory}".strip(", ")
+
+
+def commit() -> str:
+    head = run_text(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    dirty = run_text(["git", "status", "--porcelain", "--untracked-files=no", "--", "Sources", "Package.swift"])
+    return head + ("+changes" if dirty else "")
+
+
+def swift_version() -> str:
+    text = run_text(["swift", "--version"])
+    match = re.search(r"Swift version (\S+)", text)
+    return f"Swift {match.group(1)}" if match else "Swift ?"
+
+
+class Stamp:
+    def __init__(self, tools: str):
+        self.date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        self.commit = commit()
+        self.machine = machine()
+        self.tools = tools
+
+
+# ------------------------------------------------------------------------------------------
+# Running things
+# ------------------------------------------------------------------------------------------
+
+
+class Measured:
+    """A finished child: wall seconds and peak resident memory (MiB, from wait4)."""
+
+    def __init__(self, seconds: float, peak_mib: float, stdout: str):
+        self.seconds, self.peak_mib, self.stdout = seconds, peak_mib, stdout
+
+
+def measure(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Measured:
+    """Runs `command` to completion (a set-up step: generating a trace, listing names)."""
+    return timed(command, cwd=cwd, env=env)
+
+
+def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Measured:
+    """Runs `command` with its own wall time and peak RSS (os.wait4 on that child alone); a
+    non-zero exit ends the benchmark run with the command's error output."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if process.returncode != 0:
+        sys.exit(f"benchmarks: `{' '.join(map(str, command))}` exited {process.returncode}\n{stderr[-4000:]}")
+    # ru_maxrss is in KiB on Linux, bytes on macOS.
+    peak = usage.ru_maxrss / (1 << 20) if sys.platform == "darwin" else usage.ru_maxrss / 1024
+    return Measured(seconds, peak, stdout + stderr)
+
+
+def report_row(path: Path) -> dict:
+    with open(path, newline="") as f:
+        return next(csv.DictReader(f))
+
+
+def report_rows(path: Path) -> list[dict]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.cachelab = str(ROOT / ".build" / "release" / "cachelab")
+        self.scratch = Path(tempfile.mkdtemp(prefix="cachelab-bench-"))
+        self.rows: list[dict] = []
+        self.peer_python = args.peer_python
+
+    def add(self, stamp: Stamp, section: str, item: str, metric: str, value) -> None:
+        text = value if isinstance(value, str) else (f"{value:.4g}" if isinstance(value, float) else str(value))
+        self.rows.append(
+            {
+                "section": section, "item": item, "metric": metric, "value": text, "date": stamp.date,
+                "commit": stamp.commit, "machine": stamp.machine, "tools": stamp.tools,
+            }
+        )
+
+    def cl(self, *arguments: str) -> list[str]:
+        return [self.cachelab, *arguments]
+
+    # -- traces ---------------------------------------------------------------------------
+
+    def zipf_trace(self) -> Path:
+        requests = self.args.requests
+        path = LOCAL / f"bench-zipf-1m-{requests}.oracleGeneral.bin"
+        if not path.exists():
+            LOCAL.mkdir(parents=True, exist_ok=True)
+            measure(self.cl("gen", "zipf", "--objects", "1000000", "--requests", str(requests), "--alpha", "1.0",
+                            "--seed", "1", "--sizes", "lognormal:mu=8.318,sigma=1.5,min=64,max=1MiB",
+                            "--output", str(path), "--quiet"))
+        return path
+
+    def engine_traces(self) -> tuple[Path, Path]:
+        LOCAL.mkdir(parents=True, exist_ok=True)
+        zipf = LOCAL / "engine-zipf-5m.oracleGeneral.bin"
+        http = LOCAL / "engine-http-1m.cachelab.csv"
+        if not zipf.exists():
+            measure(self.cl("gen", "zipf", "--objects", "100000", "--requests", "5000000", "--alpha", "0.9",
+                            "--seed", "1", "--output", str(zipf), "--quiet"))
+        if not http.exists():
+            measure(self.cl("gen", "http", "--requests", "1000000", "--seed", "1", "--output", str(http)))
+        return zipf, http
+
+    # -- sections -------------------------------------------------------------------------
+
+    def fresh_clone(self) -> Path:
+        if getattr(self, "_clone", None):
+            return self._clone
+        parent = self.scratch / "clone"
+        parent.mkdir()
+        shared = ROOT.parent / "shared"
+        if shared.exists():
+            (parent / "shared").symlink_to(shared)
+        measure(["git", "clone", "--quiet", str(ROOT), str(parent / "main")])
+        self._clone = parent / "main"
+        return self._clone
+
+    def build(self, stamp: Stamp) -> None:
+        clone = self.fresh_clone()
+        took = timed(["bash", "Scripts/demo.sh"], cwd=clone)
+        steps = re.findall(r"\[(\d+)/(\d+)\]", took.stdout)
+        self.add(stamp, "build", "bash Scripts/demo.sh (fresh clone)", "minutes", took.seconds / 60)
+        if steps:
+            self.add(stamp, "build", "bash Scripts/demo.sh (fresh clone)", "build steps", steps[-1][1])
+        resolved = run_text(["swift", "package", "show-dependencies", "--format", "flatlist"], cwd=clone)
+        self.add(stamp, "build", "bash Scripts/demo.sh (fresh clone)", "packages",
+                 ", ".join(sorted(p.strip() for p in resolved.splitlines() if p.strip())) or "none")
+
+    def test_suite(self, stamp: Stamp) -> None:
+        clone = self.fresh_clone()
+        env = dict(os.environ)
+        env.pop("CI", None)
+        took = timed(["bash", "Scripts/test.sh"], cwd=clone, env=env)
+        match = re.findall(r"Test run with (\d+) tests? in (\d+) suites? passed", took.stdout)
+        item = "bash Scripts/test.sh (same clone, after the demo)"
+        self.add(stamp, "test-suite", item, "minutes", took.seconds / 60)
+        if match:
+            self.add(stamp, "test-suite", item, "tests", match[-1][0])
+            self.add(stamp, "test-suite", item, "suites", match[-1][1])
+
+    def policies(self, stamp: Stamp) -> None:
+        trace = self.zipf_trace()
+        names = measure(self.cl("policies", "--names")).stdout.strip().split(",")
+        if self.args.policies:
+            names = [n for n in self.args.policies.split(",") if n]
+        counterparts = self.counterparts() if self.peer_python else {}
+        for name in names:
+            best_policy, best_e2e, peaks, hit, capacity = 0.0, 0.0, [], "", ""
+            out = self.scratch / f"policy-{name}.csv"
+            for _ in range(self.args.repeats):
+                took = timed(self.cl("run", "--trace", str(trace), "--policies", name, "--sizes", "0.1", "--serial",
+                                     "--quiet", "--output", str(out)))
+                row = report_row(out)
+                best_policy = max(best_policy, float(row["requests_per_second"]) / 1e6)
+                best_e2e = max(best_e2e, int(row["requests"]) / took.seconds / 1e6)
+                peaks.append(took.peak_mib)
+                hit, capacity = row["hit_ratio"], row["capacity"]
+            item = f"`{name}`"
+            self.add(stamp, "policies", item, "hit ratio", f"{float(hit):.4f}")
+            self.add(stamp, "policies", item, "replay M req/s", best_policy)
+            self.add(stamp, "policies", item, "whole process M req/s", best_e2e)
+            self.add(stamp, "policies", item, "peak MiB", min(peaks))
+            peer = counterparts.get(name)
+            if peer:
+                result = self.peer_run(peer, trace, int(capacity))
+                self.add(stamp, "policies", item, "libcachesim M req/s", result["rps"] / 1e6)
+                self.add(stamp, "policies", item, "libcachesim hit ratio", f"{result['hit_ratio']:.4f}")
+                self.add(stamp, "policies", item, "whole process / libcachesim", f"{best_e2e * 1e6 / result['rps']:.1f}×")
+            print(f"benchmarks: policies: {name} done", file=sys.stderr)
+
+    def engine(self, stamp: Stamp) -> None:
+        zipf, http = self.engine_traces()
+        out = self.scratch / "engine.csv"
+
+        def best(arguments: list[str]) -> tuple[float, float, str]:
+            rps, e2e, hit = 0.0, 0.0, ""
+            for _ in range(self.args.repeats):
+                took = timed(self.cl(*arguments, "--quiet", "--output", str(out)))
+                row = report_row(out)
+                rps = max(rps, float(row["requests_per_second"]) / 1e6)
+                e2e = max(e2e, int(row["requests"]) / took.seconds / 1e6)
+                hit = row["hit_ratio"]
+            return rps, e2e, hit
+
+        for label, arguments in [
+            ("`lru` 10 MiB as a policy (5 M-request Zipf 0.9)", ["run", "--trace", str(zipf), "--policies", "lru",
+                                                                  "--sizes", "10MiB"]),
+            ("`lru` 10 MiB as a memory-only engine", ["run", "--trace", str(zipf), "--memory", "lru:10MiB"]),
+        ]:
+            rps, e2e, hit = best(arguments)
+            self.add(stamp, "engine", label, "hit ratio", f"{float(hit):.4f}")
+            self.add(stamp, "engine", label, "replay M req/s", rps)
+            self.add(stamp, "engine", label, "whole process M req/s", e2e)
+        presets = [line.split()[0] for line in measure(self.cl("presets")).stdout.splitlines()
+                   if line and not line.startswith(" ")]
+        for preset in presets:
+            rps, e2e, hit = best(["run", "--trace", str(http), "--preset", preset])
+            label = f"preset `{preset}` (1 M-request `gen http` CSV)"
+            self.add(stamp, "engine", label, "hit ratio", f"{float(hit):.4f}")
+            self.add(stamp, "engine", label, "replay M req/s", rps)
+            self.add(stamp, "engine", label, "whole process M req/s", e2e)
+
+    def parsing(self, stamp: Stamp) -> None:
+        LOCAL.mkdir(parents=True, exist_ok=True)
+        base = LOCAL / "parse-10m.csv"
+        if not base.exists():
+            measure(self.cl("gen", "zipf", "--objects", "1000000", "--requests", "10000000", "--seed", "1",
+                            "--output", str(base), "--quiet"))
+        text = LOCAL / "parse-10m.txt"
+        if not text.exists():
+            measure(self.cl("convert", str(base), str(text), "--quiet"))
+        idsize = LOCAL / "parse-10m.idsize.txt"
+        if not idsize.exists():
+            with open(base) as source, open(idsize, "w") as sink:
+                next(source)
+                for number, line in enumerate(source, 1):
+                    fields = line.rstrip("\n").split(",")
+                    sink.write(f"{number} {fields[1]} {fields[2]}\n")
+        binary = LOCAL / "parse-10m.oracleGeneral.bin"
+        if not binary.exists():
+            measure(self.cl("convert", str(base), str(binary), "--quiet"))
+        out = self.scratch / "parse.csv"
+        for label, spec, path in [
+            ("CacheLab CSV", f"csv:{base}", base),
+            ("plain text (one id per line)", f"txt:{text}", text),
+            ("id-size text", f"id-size:{idsize}", idsize),
+            ("oracleGeneral binary", f"oracle-general:{binary}", binary),
+        ]:
+            best = 0.0
+            for _ in range(self.args.repeats):
+                took = timed(self.cl("run", "--trace", spec, "--policies", "fifo", "--sizes", "1", "--ignore-size",
+                                     "--serial", "--quiet", "--output", str(out)))
+                replay = float(report_row(out)["replay_seconds"])
+                best = max(best, path.stat().st_size / 1e6 / max(took.seconds - replay, 1e-9))
+            self.add(stamp, "parsing", label, "file MB", f"{path.stat().st_size / 1e6:.0f}")
+            self.add(stamp, "parsing", label, "read MB/s", best)
+
+    def sampling(self, stamp: Stamp) -> None:
+        trace = ROOT.parent / "shared" / "traces" / "scarab" / "scarab-recs.trace"
+        if not trace.exists():
+            self.add(stamp, "sampling", "(not measured)", "why", f"{trace} is missing")
+            return
+        sizes = "1000,2132,4544,9686,20648,44014,93823,200000"
+
+        def sweep(output: Path, *extra: str) -> list[str]:
+            return self.cl("sweep", "--trace", str(trace), "--policies", "lru,sieve,s3fifo,arc", "--ignore-size",
+                           "--quiet", "--sizes", sizes, "--output", str(output), *extra)
+
+        def ratios(path: Path) -> dict:
+            return {(r["policy"], r["capacity_spec"]): float(r["miss_ratio"]) for r in report_rows(path)}
+
+        exact_csv = self.scratch / "exact.csv"
+        exact = min(timed(sweep(exact_csv)).seconds for _ in range(self.args.repeats))
+        self.add(stamp, "sampling", "exact", "seconds", exact)
+        for sample, floor in [("0.01", "0"), ("0.01", "32"), ("0.1", "32"), ("8192obj", "32"), ("2000obj", "32")]:
+            out = self.scratch / "sampled.csv"
+            took = min(timed(sweep(out, "--sample", sample, "--sample-floor", floor)).seconds
+                       for _ in range(self.args.repeats))
+            exact_ratios, sampled = ratios(exact_csv), ratios(out)
+            errors = [abs(exact_ratios[k] - sampled[k]) for k in exact_ratios]
+            label = f"`--sample {sample} --sample-floor {floor}`"
+            self.add(stamp, "sampling", label, "seconds", took)
+            self.add(stamp, "sampling", label, "speed-up", f"{exact / took:.1f}×")
+            self.add(stamp, "sampling", label, "mean abs. miss-ratio error", f"{statistics.mean(errors):.4f}")
+            self.add(stamp, "sampling", label, "largest error", f"{max(errors):.4f}")
+
+    def sweep(self, stamp: Stamp) -> None:
+        trace = self.zipf_trace()
+        out = self.scratch / "sweep.csv"
+        runs = [timed(self.cl("sweep", "--trace", str(trace), "--policies", "lru", "--sizes", "log:0.001:0.52:20",
+                              "--quiet", "--output", str(out))) for _ in range(self.args.repeats)]
+        label = "`lru` at 20 sizes (0.1 %–52 % of the working set), one command"
+        self.add(stamp, "sweep", label, "seconds", min(r.seconds for r in runs))
+        self.add(stamp, "sweep", label, "peak MiB", min(r.peak_mib for r in runs))
+        if self.peer_python:
+            counterpart = self.counterparts().get("lru")
+            total = 0.0
+            for row in report_rows(out):
+                total += self.peer_run(counterpart, trace, int(row["capacity"]))["seconds"]
+            self.add(stamp, "sweep", label, "libcachesim seconds (20 caches, one after another)", total)
+
+    # -- the libcachesim package ------------------------------------------------------------
+
+    def counterparts(self) -> dict:
+        """Policy name -> its first libCacheSim counterpart that is compared by default."""
+        catalogue = json.loads(measure(self.cl("policies", "--json")).stdout)
+        result = {}
+        for policy in catalogue:
+            for counterpart in policy["libcachesim"].get("counterparts", []):
+                if not counterpart["randomised"]:
+                    result.setdefault(policy["name"], counterpart)
+        return result
+
+    def peer_run(self, counterpart: dict, trace: Path, capacity: int) -> dict:
+        """The package's C loop (c_process_trace, reading included) on `trace` at `capacity`."""
+        script = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import peer_diff
+counterpart, trace, capacity = json.loads(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+native = peer_diff._package()
+import libcachesim as lcs
+reader = peer_diff.new_reader({"type": "oracle", "path": trace}, False)
+params = lcs.CommonCacheParams(capacity, hashpower=24)
+if counterpart["resets_generator"]:
+    peer_diff.set_rand_seed(peer_diff.LIBCACHESIM_RAND_STATE)
+cache = getattr(native, counterpart["constructor"])(params, counterpart["peer_parameters"])
+started = time.perf_counter()
+miss_ratio, _ = native.c_process_trace(cache, reader)
+print(json.dumps({"seconds": time.perf_counter() - started, "hit_ratio": 1 - miss_ratio}))
+"""
+        took = timed([self.peer_python, "-c", script, str(ROOT / "Scripts"), json.dumps(counterpart), str(trace),
+                      str(capacity)])
+        result = json.loads(took.stdout)
+        result["rps"] = self.args.requests / result["seconds"]
+        return result
+
+
+# ------------------------------------------------------------------------------------------
+# The page
+# ------------------------------------------------------------------------------------------
+
+INTRO = """# Benchmarks
+
+Generated by `bash Scripts/benchmarks.sh` (see `Scripts/benchmarks.py` for what each section
+runs); the raw figures are in [benchmarks.csv](benchmarks.csv). Every section says when, on
+what machine and at which commit it was measured; a run refreshes only the sections it
+measures (`--sections`). Speeds are the best of the repeats (`--repeats`, default 3) of a
+release build, one thread per cache; a shared or loaded machine measures less. "Replay" is the
+report's `requests_per_second` (policy and engine time, reading excluded); "whole process"
+divides the requests by the wall time of the whole command (start-up, the working-set
+pre-pass, reading and replay); "peak MiB" is the process's peak resident memory.
+"""
+
+NOTES = {
+    "build": "A fresh `git clone` of the repository, dependencies already installed (`Scripts/ensure-deps.sh`), "
+    "Swift packages resolved from the package mirror: the wall time of `bash Scripts/demo.sh` until its table is printed.",
+    "test-suite": "The README's second command in the same clone, after the demo: formatting lint, debug build of "
+    "every test, the tests, the DocC catalogs and the library example.",
+    "policies": "Each policy alone (`cachelab run --policies NAME --sizes 0.1 --serial`) on a Zipf(1.0) trace over "
+    "1 M objects with lognormal sizes (64 B–1 MiB), cache = 10 % of the working-set bytes. With `--peer`, the "
+    "libcachesim package's C loop (`c_process_trace`, trace reading included) runs the policy's first libCacheSim "
+    "counterpart (`cachelab policies --json`) on the same file and capacity.",
+    "engine": "LRU through the plain policy loop and through the two-tier engine (memory only), and every preset "
+    "on a `gen http` trace read from its CSV.",
+    "parsing": "Read throughput of the trace readers: the whole command's time minus replay time, for a 10 M-request "
+    "trace in four encodings, through a one-object FIFO.",
+    "sampling": "`cachelab sweep` of lru, sieve, s3fifo and arc at 8 sizes on the scarab trace (object mode), exact "
+    "and spatially sampled: time, speed-up and the miss-ratio error against the exact sweep.",
+    "sweep": "One `cachelab sweep` of LRU at 20 log-spaced sizes (all caches in one pass over the trace) on the "
+    "policies' trace; with `--peer`, the package's C loop for the same 20 capacities, one after another.",
+}
+
+
+def render(rows: list[dict]) -> str:
+    text = INTRO
+    for section in SECTIONS:
+        section_rows = [r for r in rows if r["section"] == section]
+        text += f"\n## {TITLES[section]}\n\n"
+        if not section_rows:
+            text += f"Not measured yet: `bash Scripts/benchmarks.sh --sections {section}`.\n"
+            continue
+        first = section_rows[0]
+        text += NOTES[section] + "\n\n"
+        text += (f"Measured {first['date']} at commit `{first['commit']}` on {first['machine']}; "
+                 f"{first['tools']}.\n\n")
+        items, metrics = [], []
+        for row in section_rows:
+            if row["item"] not in items:
+                items.append(row["item"])
+            if row["metric"] not in metrics:
+                metrics.append(row["metric"])
+        values = {(r["item"], r["metric"]): r["value"] for r in section_rows}
+        text += "| | " + " | ".join(metrics) + " |\n"
+        text += "|---|" + "---|" * len(metrics) + "\n"
+        for item in items:
+            text += f"| {item} | " + " | ".join(values.get((item, m), "") for m in metrics) + " |\n"
+    return text
+
+
+def write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--sections", default=",".join(DEFAULT_SECTIONS),
+                        help="comma-separated sections to measure (default: all but test-suite)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per measurement; the best is kept (default 3)")
+    parser.add_argument("--requests", type=int, default=10_000_000,
+                        help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
+    parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
+    parser.add_argument("--peer-python", help="a Python with libcachesim 0.3.5 installed (e.g. .venv-peer/bin/python)")
+    parser.add_argument("--render-only", action="store_true", help="rewrite benchmarks.md from benchmarks.csv")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 unless benchmarks.md is what benchmarks.csv renders to (no figure typed by hand)")
+    args = parser.parse_args()
+    sections = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown or args.repeats < 1 or args.requests < 1000:
+        parser.print_usage(sys.stderr)
+        print(f"benchmarks: unknown section(s) {', '.join(unknown)}; known: {', '.join(SECTIONS)}" if unknown
+              else "benchmarks: --repeats ≥ 1 and --requests ≥ 1000", file=sys.stderr)
+        return 64
+    previous = []
+    if CSV_PATH.exists():
+        with open(CSV_PATH, newline="") as f:
+            previous = list(csv.DictReader(f))
+    if args.check:
+        current = MD_PATH.read_text() if MD_PATH.exists() else ""
+        if current != render(previous):
+            print(f"benchmarks: {MD_PATH.relative_to(ROOT)} differs from what {CSV_PATH.relative_to(ROOT)} renders to; "
+                  "run `python3 Scripts/benchmarks.py --render-only` or measure again", file=sys.stderr)
+            return 1
+        return 0
+    if not args.render_only:
+        bench = Bench(args)
+        try:
+            tools = swift_version()
+            if args.peer_python:
+                version = run_text([args.peer_python, "-c",
+                                    "import importlib.metadata as m; print(m.version('libcachesim'))"])
+                if not version:
+                    print(f"benchmarks: {args.peer_python} has no libcachesim package", file=sys.stderr)
+                    return 64
+                tools += f", libcachesim {version}"
+            for section in SECTIONS:
+                if section not in sections:
+                    continue
+                print(f"benchmarks: measuring {section}", file=sys.stderr)
+                getattr(bench, section.replace("-", "_"))(Stamp(tools))
+        finally:
+            shutil.rmtree(bench.scratch, ignore_errors=True)
+        previous = [r for r in previous if r["section"] not in sections] + bench.rows
+        previous.sort(key=lambda r: SECTIONS.index(r["section"]))
+        DOCS.mkdir(exist_ok=True)
+        temporary = CSV_PATH.with_name(CSV_PATH.name + ".tmp")
+        with open(temporary, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            writer.writerows(previous)
+        os.replace(temporary, CSV_PATH)
+    write_atomically(MD_PATH, render(previous))
+    print(f"benchmarks: wrote {MD_PATH.relative_to(ROOT)} and {CSV_PATH.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
