@@ -478,6 +478,18 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
+def save(rows: list[dict]) -> None:
+    """Writes benchmarks.csv and benchmarks.md, each atomically."""
+    DOCS.mkdir(exist_ok=True)
+    temporary = CSV_PATH.with_name(CSV_PATH.name + ".tmp")
+    with open(temporary, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(temporary, CSV_PATH)
+    write_atomically(MD_PATH, render(rows))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -525,18 +537,14 @@ def main() -> int:
                 if section not in sections:
                     continue
                 print(f"benchmarks: measuring {section}", file=sys.stderr)
+                bench.rows = []
                 getattr(bench, section.replace("-", "_"))(Stamp(tools))
+                # Each finished section is kept at once: a later failure loses only its own.
+                previous = [r for r in previous if r["section"] != section] + bench.rows
+                previous.sort(key=lambda r: SECTIONS.index(r["section"]))
+                save(previous)
         finally:
             shutil.rmtree(bench.scratch, ignore_errors=True)
-        previous = [r for r in previous if r["section"] not in sections] + bench.rows
-        previous.sort(key=lambda r: SECTIONS.index(r["section"]))
-        DOCS.mkdir(exist_ok=True)
-        temporary = CSV_PATH.with_name(CSV_PATH.name + ".tmp")
-        with open(temporary, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            writer.writeheader()
-            writer.writerows(previous)
-        os.replace(temporary, CSV_PATH)
     write_atomically(MD_PATH, render(previous))
     print(f"benchmarks: wrote {MD_PATH.relative_to(ROOT)} and {CSV_PATH.relative_to(ROOT)}", file=sys.stderr)
     return 0

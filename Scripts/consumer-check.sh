@@ -22,7 +22,7 @@ if local not in text:
     sys.exit(f"consumer-check: {path} no longer has {local}")
 open(path, "w").write(text.replace(local, f'.package(url: "{url}", from: "0.1.0")'))
 PY
-output=$(swift run --package-path "$scratch/Consumer" CustomPolicyDemo 2>&1) || {
+output=$(swift run --package-path "$scratch/Consumer" CustomPolicyDemo "$PWD/Traces/zipf-demo.oracleGeneral.bin" 2>&1) || {
   echo "$output" >&2
   echo "consumer-check: the consumer package failed against the tagged clone" >&2
   exit 1

@@ -8,7 +8,7 @@ import Replay
 ///
 /// The columns form the one registry of results (``ReportColumn/standard``): the CSV, the JSON,
 /// the terminal and Markdown tables (``TableReport``), the metrics (``Metric``) and the
-/// README's column table all read it, so a new figure is one entry. Engine columns are empty
+/// column table of docs/reports.md (`cachelab columns`) all read it, so a new figure is one entry. Engine columns are empty
 /// on plain policy rows.
 public struct ReportColumn: Sendable {
   /// How a numeric column's values read and print.
@@ -40,7 +40,7 @@ public struct ReportColumn: Sendable {
 
   /// Header name (snake_case, never renamed once published).
   public let name: String
-  /// What the column holds (for the README's table).
+  /// What the column holds (for `cachelab columns` and docs/reports.md).
   public let meaning: String
   /// Whether the value depends on timing (and so differs between identical runs).
   public let isTiming: Bool

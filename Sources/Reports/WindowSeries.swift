@@ -8,7 +8,7 @@ public enum WindowSeries {
   /// The column that marks a window-series file.
   public static let indexColumn = "window_index"
 
-  /// Columns, in order, with their meaning (for the README).
+  /// Columns, in order, with their meaning (`cachelab columns --window`, docs/reports.md).
   public static let columns: [(name: String, meaning: String)] = [
     ("trace", "trace file path as given"), ("format", "trace format"),
     ("policy", "policy name, or preset:NAME / engine"), ("params", "every parameter, as in the run report"),

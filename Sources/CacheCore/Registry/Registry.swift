@@ -14,7 +14,7 @@ public protocol RegistryEntry: Sendable {
 
 /// One named, ordered set of entries (policies, trace formats, presets, expiry rules, generators): lookup by
 /// name or alias with a did-you-mean, `name:key=value,...` specs, the aligned listing the
-/// `cachelab` listing commands print and Markdown tables for the README. Built-in entries come
+/// `cachelab` listing commands print and Markdown tables for docs/. Built-in entries come
 /// first; a program using CacheLab as a library adds its own with ``register(_:)``.
 /// Thread-safe; lookups are O(entries).
 public final class Registry<Entry: RegistryEntry>: Sendable {
@@ -108,7 +108,7 @@ public final class Registry<Entry: RegistryEntry>: Sendable {
 
 extension RegistryEntry {
   /// Each parameter as `name=default` in code spans, then `(aliases: a, b)`, or `—` when there
-  /// are neither: the parameters cell of the README tables.
+  /// are neither: the parameters cell of the docs' registry tables.
   public var parametersCell: String {
     var cell = parameters.map { "`\($0.name)=\($0.defaultValue)`" }.joined(separator: ", ")
     if !aliases.isEmpty { cell += (cell.isEmpty ? "" : " ") + "(aliases: \(aliases.joined(separator: ", ")))" }

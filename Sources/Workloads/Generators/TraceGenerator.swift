@@ -13,7 +13,7 @@ public struct GeneratorDescriptor: Sendable {
   /// The format of the file it writes: `oracle-general` (requests only, next-access times
   /// computed) or `cachelab` (CSV with event rows).
   public var outputFormat: String
-  /// An example specification (`gen:NAME:k=v,...`) for help and the README.
+  /// An example specification (`gen:NAME:k=v,...`) for help and docs/commands/gen.md.
   public var example: String
 
   public init(
