@@ -67,7 +67,7 @@ public struct Victim: Equatable, Sendable {
   public var size: Int64
   /// The slot the object held in its policy's arena (-1: not reported), which an engine tier
   /// uses to find its metadata when the policy's slots are stable
-  /// (``EvictionPolicy/slotsAreStable``).
+  /// (``PolicyLoopHooks/slotsAreStable``).
   public var slot: Int32
 
   @inlinable

@@ -44,7 +44,7 @@ public protocol CacheSimulation: AnyObject, Sendable {
   func checkInvariants() throws(InvariantViolation)
 
   /// Replays `requests[range]` as an engine's memory tier that keeps no metadata: the
-  /// policy's own request loop (``EvictionPolicy/replayServing(_:range:outcomes:evictions:admission:)``),
+  /// policy's own request loop (``PolicyLoopHooks/replayServing(_:range:outcomes:evictions:admission:)``),
   /// each `get`'s outcome written to `outcomes[index - range.lowerBound]`. Returns how many
   /// objects were evicted; ``counters`` do not change. Not for a `--ttl` simulation.
   func replayServing(
@@ -68,15 +68,15 @@ public protocol CacheSimulation: AnyObject, Sendable {
   /// parameters and admission): the cache is empty as at creation, and the instance a
   /// holder keeps in a constant stays the same. O(1); `fresh` is left with this one's state.
   func replaceState(with fresh: any CacheSimulation)
-  /// Whether the policy's slots are stable (``EvictionPolicy/slotsAreStable``): victims
+  /// Whether the policy's slots are stable (``PolicyLoopHooks/slotsAreStable``): victims
   /// carry them and ``slot(of:)`` finds a cached object's.
   var slotsAreStable: Bool { get }
-  /// The policy's slot of cached `key`, or -1 (``EvictionPolicy/slot(of:)``).
+  /// The policy's slot of cached `key`, or -1 (``PolicyLoopHooks/slot(of:)``).
   func slot(of key: UInt64) -> Int32
   /// ``hit(_:)`` on the object at its policy `slot`, found without a lookup
-  /// (``EvictionPolicy/hit(_:at:)``; stable slots only).
+  /// (``PolicyLoopHooks/hit(_:at:)``; stable slots only).
   func hit(_ request: Request, at slot: Int32)
-  /// Serves a miss on a key known not to be cached (``EvictionPolicy/insertMissing(_:collecting:admission:)``):
+  /// Serves a miss on a key known not to be cached (``PolicyLoopHooks/insertMissing(_:collecting:admission:)``):
   /// the outcome and the new object's slot (-1 when not inserted or without stable slots);
   /// `victims` is replaced by the objects evicted.
   func insertMissing(_ request: Request, collecting victims: inout [Victim]) -> (outcome: Outcome, slot: Int32)

@@ -55,7 +55,7 @@ extension EvictionPolicy where Self: ~Copyable {
     }
   }
 
-  /// ``replayExpiring(_:attributes:range:rule:table:counters:admission:)`` for one kind of
+  /// ``PolicyLoopHooks/replayExpiring(_:attributes:range:rule:table:counters:admission:)`` for one kind of
   /// admission check.
   @inlinable
   public mutating func replayExpiringLoop<Gate: AdmissionCheck>(

@@ -17,7 +17,7 @@ public protocol PolicyLoopHooks: ~Copyable {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters,
     admission: AdmissionGate?)
 
-  /// ``replay(_:range:counters:admission:)`` for an engine's memory tier that keeps no
+  /// ``PolicyLoopHooks/replay(_:range:counters:admission:)`` for an engine's memory tier that keeps no
   /// metadata (``CacheSimulation/replayServing(_:range:outcomes:)``): each `get`'s outcome
   /// goes to `outcomes[index - range.lowerBound]` and evictions are added to `evictions`. A
   /// requirement, specialised per policy.
@@ -25,7 +25,7 @@ public protocol PolicyLoopHooks: ~Copyable {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>,
     evictions: inout Int64, admission: AdmissionGate?)
 
-  /// ``replay(_:range:counters:admission:)`` for a `--ttl` run: objects expire by `rule`,
+  /// ``PolicyLoopHooks/replay(_:range:counters:admission:)`` for a `--ttl` run: objects expire by `rule`,
   /// their expiry times kept in `table`. A requirement for the same reason: specialised per
   /// policy.
   mutating func replayExpiring(
@@ -35,7 +35,7 @@ public protocol PolicyLoopHooks: ~Copyable {
   /// ``EvictionPolicy/handle(_:collecting:admission:)``, ``EvictionPolicy/store(_:collecting:admission:)`` and `evict(collecting:)`
   /// with the victims collected in an array (emptied first, its storage reused), and a hit
   /// without victims: the calls an engine tier makes through ``CacheSimulation``.
-  /// Requirements with shared defaults, like ``replay(_:range:counters:admission:)``, so that
+  /// Requirements with shared defaults, like ``PolicyLoopHooks/replay(_:range:counters:admission:)``, so that
   /// each conformance gets a copy specialised for its policy (a generic class's methods would
   /// run unspecialised).
   mutating func serve(_ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?) -> Outcome
@@ -43,21 +43,21 @@ public protocol PolicyLoopHooks: ~Copyable {
   mutating func evict(collecting victims: inout [Victim])
   mutating func hit(_ request: Request)
 
-  /// Whether every cached object keeps one slot (``slot(of:)``) from insertion until it
+  /// Whether every cached object keeps one slot (``PolicyLoopHooks/slot(of:)``) from insertion until it
   /// leaves, and leaves as a ``Victim`` carrying it: an engine tier then keeps each object's
   /// metadata in a buffer indexed by that slot, with no index of its own (one lookup per
   /// operation). False unless a policy declares it; the registry-driven tests check it.
   static var slotsAreStable: Bool { get }
-  /// The slot of cached `key`, or -1 (always -1 without ``slotsAreStable``). One lookup.
+  /// The slot of cached `key`, or -1 (always -1 without ``PolicyLoopHooks/slotsAreStable``). One lookup.
   func slot(of key: UInt64) -> Int32
-  /// ``hit(_:)`` for the cached object at `slot` (its ``slot(of:)``) without looking it up
+  /// ``hit(_:)`` for the cached object at `slot` (its ``PolicyLoopHooks/slot(of:)``) without looking it up
   /// again: the engine's hit once it has found the slot. Only called with stable slots; the
   /// default is ``hit(_:)``.
   mutating func hit(_ request: Request, at slot: Int32)
   /// Caches the absent object of `request`, which fits, as ``EvictionPolicy/insert(_:)`` does, and returns
   /// its slot (-1 without stable slots). The default inserts, then looks the slot up.
   mutating func insertReturningSlot(_ request: Request) -> Int32
-  /// Serves a miss on a key known not to be cached, as ``serve(_:collecting:admission:)``
+  /// Serves a miss on a key known not to be cached, as ``PolicyLoopHooks/serve(_:collecting:admission:)``
   /// would, and returns the outcome with the new object's slot (-1 when not inserted or
   /// without stable slots). With stable slots the default skips the lookup ``EvictionPolicy/access(_:)``
   /// would make (such a policy's `access` of an absent key changes nothing), so a tier's
@@ -182,8 +182,8 @@ extension EvictionPolicy where Self: ~Copyable {
     evictions &+= counters.evictions
   }
 
-  /// The one request loop of every policy run and memory-only engine: ``replay(_:range:counters:admission:)``
-  /// and ``replayServing(_:range:outcomes:evictions:admission:)`` for one kind of admission
+  /// The one request loop of every policy run and memory-only engine: ``PolicyLoopHooks/replay(_:range:counters:admission:)``
+  /// and ``PolicyLoopHooks/replayServing(_:range:outcomes:evictions:admission:)`` for one kind of admission
   /// check and of outcome report.
   @inlinable
   public mutating func replayLoop<Gate: AdmissionCheck, Outcomes: ReplayOutcomes>(

@@ -4,7 +4,7 @@ import Policies
 /// One tier of an engine: a registered eviction policy plus the metadata of every object it
 /// holds, kept in step (every insertion, eviction and removal updates both).
 ///
-/// When the policy's slots are stable (``EvictionPolicy/slotsAreStable``) the metadata sits
+/// When the policy's slots are stable (``PolicyLoopHooks/slotsAreStable``) the metadata sits
 /// in a buffer indexed by the policy's own slots: a lookup is the policy's one hash lookup and
 /// an evicted object's metadata is found by the slot its victim carries. Otherwise the tier
 /// keeps a compact index of its own beside the policy.

@@ -81,7 +81,7 @@ extension PolicyEntry: RegistryEntry {
 public struct PolicyEntry: Sendable {
   /// The policy's name, parameters and documentation.
   public let descriptor: PolicyDescriptor
-  /// Whether the policy's slots are stable (``EvictionPolicy/slotsAreStable``).
+  /// Whether the policy's slots are stable (``PolicyLoopHooks/slotsAreStable``).
   public let slotsAreStable: Bool
   let factory:
     @Sendable (Int64, Parameters, PolicyContext, TimeToLive?, (any AdmissionPolicy)?) throws(ConfigurationError) ->

@@ -3,7 +3,7 @@ import CacheCore
 /// A policy that keeps every cached object in one slot arena and one queue, new objects at
 /// the head (fifo, lru, clock, sieve, mru). The shell they share is here: occupancy,
 /// insertion, removal, lookups by key and slot, the self-check, and an access that looks the
-/// key up and hands the slot to the policy's ``EvictionPolicy/hit(_:at:)`` (a hit changes
+/// key up and hands the slot to the policy's ``PolicyLoopHooks/hit(_:at:)`` (a hit changes
 /// nothing unless the policy says so), a miss step (``admitMissing(_:collecting:admission:)``)
 /// shared by the replay template and the engine's tier; eviction takes the tail unless the
 /// policy says otherwise. Slots are stable.
@@ -21,7 +21,7 @@ public protocol SingleQueuePolicy: EvictionPolicy, ~Copyable {
   /// Calls `body` with the arena and the queue to change.
   mutating func updateQueue<R>(_ body: QueueUpdating<Extra, R>) -> R
   /// The miss step of both ``EvictionPolicy/handle(_:collecting:admission:)`` and
-  /// ``EvictionPolicy/insertMissing(_:collecting:admission:)``: admits or refuses `request`
+  /// ``PolicyLoopHooks/insertMissing(_:collecting:admission:)``: admits or refuses `request`
   /// (not cached), evicting into `victims`; returns the outcome and the new object's slot
   /// (-1 when refused). The default is the template's: refused when not admitted or larger
   /// than the cache, else objects leave by ``EvictionPolicy/evict(collecting:)`` until it fits.
