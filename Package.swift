@@ -4,7 +4,7 @@
 // Module layering: a module imports only modules of lower layers, and only those it declares
 // below (Tests/CacheCoreTests/LayeringTests.swift checks both against the sources).
 //   layer 0: CPrefetch CGSL CZstd CLZMA CZlib CCrypto — C shims: prefetch hints, GSL, zstd, xz, zlib, MD5
-//   layer 1: CacheCore Stats — vocabulary, policy protocol, slot storage, I/O / GSL statistics
+//   layer 1: CacheCore Stats — vocabulary, policy protocol and registries, slot storage, I/O / GSL statistics
 //   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
 //   layer 3: Engine Workloads Analysis — two-tier cache engine and presets / generators / trace characterisation
 //   layer 4: Replay — one-pass multi-cache replayer, capacities, warm-up, sampling
@@ -12,6 +12,10 @@
 //   layer 6: Gate — the regression gate (replays baseline reports, judges values and speed)
 //   layer 7: CacheLabCLI — the command line
 //   layer 8: cachelab — the executable
+// Nothing above layer 2 imports Policies: the engine, replayer, reports, gate and CLI reach
+// policies through CacheCore's registries, which find `Policies.BuiltInPolicies` at run time in
+// any program that links it (the executable, CacheLabKit, the tests). So Policies, the largest
+// module, compiles beside Engine…CacheLabCLI instead of before them.
 import PackageDescription
 
 let package = Package(
@@ -51,23 +55,24 @@ let package = Package(
     .target(
       name: "Engine",
       dependencies: [
-        "CacheCore", "Policies",
+        "CacheCore",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
-    .target(name: "Replay", dependencies: ["CacheCore", "Policies", "Traces", "Engine"]),
-    .target(name: "Reports", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Stats"]),
-    .target(name: "Gate", dependencies: ["CacheCore", "Policies", "Traces", "Engine", "Replay", "Reports", "Stats"]),
+    .target(name: "Replay", dependencies: ["CacheCore", "Traces", "Engine"]),
+    .target(name: "Reports", dependencies: ["CacheCore", "Traces", "Engine", "Replay", "Stats"]),
+    .target(name: "Gate", dependencies: ["CacheCore", "Traces", "Engine", "Replay", "Reports", "Stats"]),
     .target(
       name: "CacheLabCLI",
       dependencies: [
-        "CacheCore", "Policies", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports", "Gate",
+        "CacheCore", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports", "Gate",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ]
     ),
-    .executableTarget(name: "cachelab", dependencies: ["CacheLabCLI"]),
+    // Policies: linked so that the registries find the built-in policies.
+    .executableTarget(name: "cachelab", dependencies: ["CacheLabCLI", "Policies"]),
     .target(
       name: "TestSupport",
       dependencies: ["CacheCore", "Traces"],
@@ -92,10 +97,10 @@ let package = Package(
     .testTarget(name: "FoundationOracleTests", dependencies: ["CacheCore", "Policies", "Engine"]),
     .testTarget(
       name: "EngineTests", dependencies: ["CacheCore", "Engine", "Policies", "Traces", "TestSupport", "cachelab"]),
-    .testTarget(name: "GateTests", dependencies: ["CacheCore", "Reports", "Gate", "TestSupport"]),
+    .testTarget(name: "GateTests", dependencies: ["CacheCore", "Policies", "Reports", "Gate", "TestSupport"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport"]
+      dependencies: ["CacheLabCLI", "Policies", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport"]
     ),
   ]
 )

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CacheCore
-import Policies
 
 /// `cachelab admissions`: the admission policies `--admission` accepts, with their parameters.
 struct Admissions: ParsableCommand {

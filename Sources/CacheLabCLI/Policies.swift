@@ -1,6 +1,5 @@
 import ArgumentParser
 import CacheCore
-import Policies
 
 /// `cachelab policies`: the registry, with parameters and defaults.
 struct Policies: ParsableCommand {

@@ -1,6 +1,5 @@
 import CacheCore
 import Foundation
-import Policies
 
 /// `cachelab policies --json`: every registered policy with its parameters and its libCacheSim
 /// counterparts (what `Scripts/peer_diff.py` compares), in registry order.

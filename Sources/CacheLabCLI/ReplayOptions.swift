@@ -1,7 +1,6 @@
 import ArgumentParser
 import CacheCore
 import Foundation
-import Policies
 import Replay
 import Reports
 import Traces

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Self-checks: the disk store against the tier, and every tier's invariants.
 extension CacheEngine {

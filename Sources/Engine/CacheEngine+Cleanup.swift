@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Disk cleanup passes: expired objects first, then by date until under the size target.
 extension CacheEngine {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Lifecycle: timers and app events and the actions they run (purges, flushes, reloading the disk).
 extension CacheEngine {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Rows without attributes on a memory-only engine with CacheLab's generic rules and objects
 /// that never expire: the memory policy's own request loop serves them (the loop of a plain

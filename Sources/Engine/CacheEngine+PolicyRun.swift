@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// The replayer's entry, and the engine that is a plain policy run (``PolicyRun``): its batch
 /// goes to the memory policy's simulation as is, and its counters are the policy's.

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Routing: a request goes to memory, then disk, then the origin (or bypasses the cache), and what it costs.
 extension CacheEngine {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Revalidation: a stale object is checked with the origin (304 refreshes it, 200 replaces it).
 extension CacheEngine {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// Write rules: storing in memory and on disk (write-through or on eviction), removal.
 extension CacheEngine {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// A two-tier cache as app and HTTP caches work: requests go to memory, then disk, then the
 /// origin; stored objects expire and revalidate on trace time; lifecycle events and timers

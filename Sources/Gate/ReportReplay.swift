@@ -1,6 +1,5 @@
 import CacheCore
 import Engine
-import Policies
 import Replay
 import Reports
 import Traces

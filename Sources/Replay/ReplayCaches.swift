@@ -1,6 +1,5 @@
 import CacheCore
 import Engine
-import Policies
 import Traces
 
 /// The caches of a run: one engine per (policy, size) cell of the run's shard (a plain

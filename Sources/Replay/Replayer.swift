@@ -1,7 +1,6 @@
 import CacheCore
 import Dispatch
 import Engine
-import Policies
 import Traces
 
 #if canImport(Glibc)

@@ -1,6 +1,5 @@
 import CacheCore
 import Engine
-import Policies
 import Traces
 
 /// A cache engine to replay, with the name it has in reports.

@@ -1,6 +1,5 @@
 import CacheCore
 import Engine
-import Policies
 
 /// The outcome for one cache of a run, whatever it was: a policy at a capacity (an engine
 /// that is a plain policy run, `EngineConfiguration.policyRun(_:timeToLive:)`) or a

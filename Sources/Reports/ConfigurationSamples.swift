@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 import Replay
 import Stats
 

@@ -59,4 +59,25 @@ import Testing
     }
     #expect(imports > 100)
   }
+
+  /// The build-time promise of Package.swift's comment: only the executable and test targets
+  /// depend on Policies above layer 2, and no module above it imports Policies.
+  @Test func policiesBuildBesideTheModulesAboveThem() throws {
+    let layers = Self.layers()
+    let declared = Self.declaredDependencies()
+    let dependents = declared.filter { $0.value.contains("Policies") && (layers[$0.key] ?? 0) > 2 }.keys
+    #expect(Set(dependents) == ["cachelab"], "modules above layer 2 that depend on Policies: \(dependents.sorted())")
+    let sources = Paths.packageRoot.appendingPathComponent("Sources")
+    for (module, layer) in layers where layer > 2 {
+      let files =
+        FileManager.default.enumerator(at: sources.appendingPathComponent(module), includingPropertiesForKeys: nil)?
+        .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+      for url in files {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+          !text.contains("\nimport Policies\n") && !text.hasPrefix("import Policies\n"),
+          "\(module)/\(url.lastPathComponent) imports Policies")
+      }
+    }
+  }
 }

@@ -23,10 +23,14 @@ public final class Registry<Entry: RegistryEntry>: Sendable {
   /// The plural in messages (`policies`, `formats`).
   public let plural: String
   private let entries: Mutex<[Entry]>
+  /// Said in place of the known names when a lookup finds the registry empty.
+  private let emptyNote: String?
 
-  public init(kind: String, plural: String, _ builtIn: [Entry]) {
+  /// A registry holding `builtIn`; `emptyNote` explains an empty one in lookup errors.
+  public init(kind: String, plural: String, _ builtIn: [Entry], emptyNote: String? = nil) {
     self.kind = kind
     self.plural = plural
+    self.emptyNote = emptyNote
     entries = Mutex(builtIn)
   }
 
@@ -56,6 +60,9 @@ public final class Registry<Entry: RegistryEntry>: Sendable {
     let key = name.lowercased()
     let entries = all
     if let entry = entries.first(where: { $0.name == key || $0.aliases.contains(key) }) { return entry }
+    if entries.isEmpty, let emptyNote {
+      throw ConfigurationError(.unknownName, "unknown \(kind) '\(name)': \(emptyNote)")
+    }
     throw ConfigurationError(
       .unknownName,
       "unknown \(kind) '\(name)'" + Spelling.suggestion(for: name, among: entries.flatMap { [$0.name] + $0.aliases })

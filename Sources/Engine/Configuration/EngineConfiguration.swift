@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// When memory objects reach the disk tier.
 public enum WritePolicy: String, Sendable, CaseIterable {

@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// What makes an engine a plain policy run: its memory tier alone, served by the policy's own
 /// request loop with libCacheSim's semantics (a request's size on every hit, a `put` stored

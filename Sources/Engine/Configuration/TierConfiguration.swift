@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// What a tier's capacity counts.
 public enum CapacityUnit: String, Sendable, CaseIterable {

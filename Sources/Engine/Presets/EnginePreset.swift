@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// A named engine configuration reproducing a real library's cache, with parameters for its
 /// limits. Each preset is one file in `Presets/` and one line in ``EnginePreset/all``.

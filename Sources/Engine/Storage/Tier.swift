@@ -1,5 +1,4 @@
 import CacheCore
-import Policies
 
 /// One tier of an engine: a registered eviction policy plus the metadata of every object it
 /// holds, kept in step (every insertion, eviction and removal updates both).
@@ -58,7 +57,7 @@ final class Tier {
   /// whose lookups find nothing): the engine never stores into it, so it stays empty.
   static func placeholder() -> Tier {
     // A registered policy with a fixed specification at capacity 0: cannot fail.
-    guard let spec = try? PolicySpec(parsing: FIFO.descriptor.name),
+    guard let spec = try? PolicySpec(parsing: "fifo"),
       let tier = try? Tier(
         TierConfiguration(policy: spec, capacity: 0), seed: 0, collectsEvicted: false, keepsMetadata: false)
     else { preconditionFailure("the placeholder tier (fifo at capacity 0) could not be built") }

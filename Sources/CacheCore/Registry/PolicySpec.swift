@@ -1,5 +1,3 @@
-import CacheCore
-
 /// A policy chosen on the command line: `name` or `name:key=value,key=value`.
 public struct PolicySpec: Sendable, CustomStringConvertible {
   /// The registered policy.

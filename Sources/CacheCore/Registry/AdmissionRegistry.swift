@@ -1,19 +1,11 @@
-import CacheCore
-
 /// The one list of admission policies (`--admission`, a tier's `admission=`). Adding one
-/// means adding its file and one line here (or, from a program that uses CacheLab as a
+/// means adding its file and one line in `Sources/Policies/Registry/BuiltInPolicies.swift` (or, from a program that uses CacheLab as a
 /// library, one ``register(_:)`` call).
 public enum AdmissionRegistry {
   /// The registry: built-in admission policies in the order `cachelab admissions` lists them.
   public static let registry = Registry<AdmissionEntry>(
-    kind: "admission policy", plural: "admission policies",
-    [
-      AdmissionEntry(BloomFilterAdmission.self),
-      AdmissionEntry(SizeAdmission.self),
-      AdmissionEntry(ProbabilisticAdmission.self),
-      AdmissionEntry(SizeProbabilisticAdmission.self),
-      AdmissionEntry(AdaptSizeAdmission.self),
-    ])
+    kind: "admission policy", plural: "admission policies", BuiltInCatalogLookup.catalog?.admissions ?? [],
+    emptyNote: BuiltInCatalogLookup.missingNote)
 
   /// Every registered admission policy, in listing order.
   public static var all: [AdmissionEntry] { registry.all }

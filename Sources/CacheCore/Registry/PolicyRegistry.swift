@@ -1,56 +1,12 @@
-import CacheCore
-
 /// The one list of eviction policies. The CLI, `cachelab policies` and the tests all read
-/// it; adding a policy means adding its file and one line here (or, from a program that uses
+/// it; adding a policy means adding its file and one line in
+/// `Sources/Policies/Registry/BuiltInPolicies.swift` (or, from a program that uses
 /// CacheLab as a library, one ``register(_:)`` call).
 public enum PolicyRegistry {
   /// The registry: built-in policies in the order `cachelab policies` lists them.
   public static let registry = Registry<PolicyEntry>(
-    kind: "policy", plural: "policies",
-    [
-      PolicyEntry(FIFO.self),
-      PolicyEntry(LRU.self),
-      PolicyEntry(Clock.self),
-      PolicyEntry(Sieve.self),
-      PolicyEntry(MRU.self),
-      PolicyEntry(LFU.self),
-      PolicyEntry(LFUDA.self),
-      PolicyEntry(GDSF.self),
-      PolicyEntry(SizeEviction.self),
-      PolicyEntry(LRUK.self),
-      PolicyEntry(MQ.self),
-      PolicyEntry(Clock2QPlus.self),
-      PolicyEntry(LRUProb.self),
-      PolicyEntry(FIFOMerge.self),
-      PolicyEntry(Belady.self),
-      PolicyEntry(BeladySize.self),
-      PolicyEntry(SLRU.self),
-      PolicyEntry(SLRUv0.self),
-      PolicyEntry(ARC.self),
-      PolicyEntry(ARCv0.self),
-      PolicyEntry(CAR.self),
-      PolicyEntry(LIRS.self),
-      PolicyEntry(ClockPro.self),
-      PolicyEntry(TwoQ.self),
-      PolicyEntry(WTinyLFU.self),
-      PolicyEntry(WTinyLFULibCacheSim.self),
-      PolicyEntry(LHD.self),
-      PolicyEntry(LeCaR.self),
-      PolicyEntry(Cacheus.self),
-      PolicyEntry(Hyperbolic.self),
-      PolicyEntry(S3FIFO.self),
-      PolicyEntry(S3FIFO2024.self),
-      PolicyEntry(S3FIFOd.self),
-      PolicyEntry(QDLP.self),
-      PolicyEntry(RandomEviction.self),
-      PolicyEntry(RandomTwo.self),
-      PolicyEntry(RandomLRU.self),
-      PolicyEntry(FlashProb.self),
-      PolicyEntry(CostLRU.self),
-      PolicyEntry(AccessDatePurge.self),
-      PolicyEntry(NSCacheOrder.self),
-      PolicyEntry(URLCacheOrder.self),
-    ])
+    kind: "policy", plural: "policies", BuiltInCatalogLookup.catalog?.policies ?? [],
+    emptyNote: BuiltInCatalogLookup.missingNote)
 
   /// Every registered policy, in listing order.
   public static var all: [PolicyEntry] { registry.all }
