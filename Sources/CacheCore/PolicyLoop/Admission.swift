@@ -52,6 +52,17 @@ public struct AdmitAll: AdmissionCheck {
   @inlinable public func observe(_ request: Request) {}
 }
 
+/// An ``AdmissionGate`` or none, decided per call: one loop body for both cases, for loops
+/// whose other per-request work (a `--ttl` run's expiry lookup) dwarfs a predictable branch,
+/// so that each policy compiles one copy of them instead of two. A branch per call.
+@frozen
+public struct OptionalAdmissionGate: AdmissionCheck {
+  @usableFromInline let gate: AdmissionGate?
+  @inlinable public init(_ gate: AdmissionGate?) { self.gate = gate }
+  @inlinable public func admits(_ request: Request) -> Bool { gate?.admits(request) ?? true }
+  @inlinable public func observe(_ request: Request) { gate?.observe(request) }
+}
+
 /// The admission policy of one simulated cache, with the count of objects it refused. One
 /// dynamic call per miss (and per request for a policy that observes requests).
 ///

@@ -44,15 +44,10 @@ extension EvictionPolicy where Self: ~Copyable {
     _ requests: UnsafeBufferPointer<Request>, attributes: UnsafePointer<RequestAttributes>?, range: Range<Int>,
     rule: TimeToLive, table: inout ExpiryTable, counters: inout MissCounters, admission: AdmissionGate?
   ) {
-    if let admission {
-      replayExpiringLoop(
-        requests, attributes: attributes, range: range, rule: rule, table: &table, counters: &counters,
-        admission: admission)
-    } else {
-      replayExpiringLoop(
-        requests, attributes: attributes, range: range, rule: rule, table: &table, counters: &counters,
-        admission: AdmitAll())
-    }
+    // One copy per policy for both cases (the expiry lookup per request dwarfs the branch).
+    replayExpiringLoop(
+      requests, attributes: attributes, range: range, rule: rule, table: &table, counters: &counters,
+      admission: OptionalAdmissionGate(admission))
   }
 
   /// ``PolicyLoopHooks/replayExpiring(_:attributes:range:rule:table:counters:admission:)`` for one kind of

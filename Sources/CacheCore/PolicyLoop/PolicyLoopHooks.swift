@@ -107,9 +107,9 @@ extension EvictionPolicy where Self: ~Copyable {
   public mutating func serve(
     _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
   ) -> Outcome {
+    // One copy per policy for both cases: an engine's per-request work dwarfs the branch.
     ArrayVictimSink.filling(&victims) { sink in
-      if let admission { return handle(request, collecting: &sink, admission: admission) }
-      return handle(request, collecting: &sink, admission: AdmitAll())
+      handle(request, collecting: &sink, admission: OptionalAdmissionGate(admission))
     }
   }
 
@@ -118,8 +118,7 @@ extension EvictionPolicy where Self: ~Copyable {
     _ request: Request, collecting victims: inout [Victim], admission: AdmissionGate?
   ) -> Outcome {
     ArrayVictimSink.filling(&victims) { sink in
-      if let admission { return store(request, collecting: &sink, admission: admission) }
-      return store(request, collecting: &sink, admission: AdmitAll())
+      store(request, collecting: &sink, admission: OptionalAdmissionGate(admission))
     }
   }
 
