@@ -131,7 +131,8 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public mutating func hit(_ request: Request) {
-    var ignored = IgnoringVictims()
+    // A hit evicts nothing; EvictionCounter (not IgnoringVictims) reuses the replay loop's copy.
+    var ignored = EvictionCounter()
     _ = handle(request, collecting: &ignored)
   }
 

@@ -4,7 +4,7 @@
 public enum AdmissionRegistry {
   /// The registry: built-in admission policies in the order `cachelab admissions` lists them.
   public static let registry = Registry<AdmissionEntry>(
-    kind: "admission policy", plural: "admission policies", BuiltInCatalogLookup.catalog?.admissions ?? [],
+    kind: "admission policy", plural: "admission policies", BuiltInCatalogLookup.found.admissions,
     emptyNote: BuiltInCatalogLookup.missingNote)
 
   /// Every registered admission policy, in listing order.

@@ -16,11 +16,13 @@ enum BuiltInCatalogLookup {
   static let module = "Policies"
   static let type = "BuiltInPolicies"
 
-  /// The catalog, or nil when no linked module provides it (then only registered policies exist).
-  static let catalog: (any BuiltInCatalog.Type)? = {
+  /// The catalog's policies and admission policies, or empty lists when no linked module
+  /// provides it (then only registered policies exist).
+  static let found: (policies: [PolicyEntry], admissions: [AdmissionEntry]) = {
     // The runtime's mangled name of a top-level enum: <length><module><length><type>O.
     let mangled = "\(module.utf8.count)\(module)\(type.utf8.count)\(type)O"
-    return _typeByName(mangled) as? any BuiltInCatalog.Type
+    guard let catalog = _typeByName(mangled) as? any BuiltInCatalog.Type else { return ([], []) }
+    return (catalog.policies, catalog.admissions)
   }()
 
   /// Why a registry is empty, for its "unknown name" error.

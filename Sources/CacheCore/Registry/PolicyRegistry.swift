@@ -5,7 +5,7 @@
 public enum PolicyRegistry {
   /// The registry: built-in policies in the order `cachelab policies` lists them.
   public static let registry = Registry<PolicyEntry>(
-    kind: "policy", plural: "policies", BuiltInCatalogLookup.catalog?.policies ?? [],
+    kind: "policy", plural: "policies", BuiltInCatalogLookup.found.policies,
     emptyNote: BuiltInCatalogLookup.missingNote)
 
   /// Every registered policy, in listing order.
