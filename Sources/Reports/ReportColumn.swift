@@ -214,7 +214,12 @@ public struct ReportColumn: Sendable {
   private static let byName = Dictionary(uniqueKeysWithValues: standard.map { ($0.name, $0) })
 
   /// The documented column set, in report order.
-  public static let standard: [ReportColumn] = [
+  // Four arrays rather than one literal: the optimizer spends about half as long on four
+  // smaller initialisers (measured with -sil-print-pass-time).
+  public static let standard: [ReportColumn] = runColumns + countColumns + engineColumns + windowColumns
+
+  /// The columns of what was run: trace, policy, size, options.
+  private static let runColumns: [ReportColumn] = [
     ReportColumn("trace", "trace file path as given") { $0.run.configuration.tracePath },
     ReportColumn("format", "trace format with its explicit parameters") { $0.run.configuration.trace.description },
     ReportColumn("policy", "policy name, or preset:NAME / engine for engine rows") { $0.policyName },
@@ -238,6 +243,10 @@ public struct ReportColumn: Sendable {
       rateText(row.run.configuration.slice.sampleRate)
     },
     ReportColumn("seed", "seed for randomised policies") { String($0.run.configuration.seed) },
+  ]
+
+  /// The columns of what a cache counted: requests, hits, misses, evictions, speed, memory.
+  private static let countColumns: [ReportColumn] = [
     .integer("requests", "counted requests (after warm-up)") { $0.requests },
     .integer("request_bytes", "bytes of the counted requests", .bytes) { $0.requestBytes },
     .integer("hits", "counted requests that hit") { $0.hits },
@@ -284,6 +293,10 @@ public struct ReportColumn: Sendable {
       "cache_memory_bytes",
       "bytes the cache's own structures held at the end of the run — arenas with their hash buckets, heaps, sketches, ghost entries, a --ttl expiry table (the simulator's accounting at allocated sizes, which never shrink, so also the peak; policy rows)"
     ) { $0.cacheMemoryBytes },
+  ]
+
+  /// The columns of engine rows: tiers, revalidation, origin, disk I/O, latency.
+  private static let engineColumns: [ReportColumn] = [
     .engineInteger("memory_hits", "requests answered by the memory tier") { $0.stats.memoryHits },
     .engineInteger("disk_hits", "requests answered by the disk tier") { $0.stats.diskHits },
     .engineShare("memory_hit_ratio", "memory_hits / requests") { $0.memoryHits }
@@ -351,6 +364,10 @@ public struct ReportColumn: Sendable {
     .engineLatency("latency_p99", "99th percentile latency, µs", 99).metric().titled("p99 µs"),
     .engineLatency("latency_p999", "99.9th percentile latency, µs", 99.9),
     .engineInteger("latency_max", "largest latency, µs", .microseconds) { Int64(clamping: $0.stats.latency.max) },
+  ]
+
+  /// The columns of windows, grid cells and sampling.
+  private static let windowColumns: [ReportColumn] = [
     ReportColumn("window", "window size as given (--window: 100000r or 1h), empty without") {
       $0.run.configuration.window?.description ?? ""
     },
