@@ -159,6 +159,8 @@ class Bench:
         self.scratch = Path(tempfile.mkdtemp(prefix="cachelab-bench-"))
         self.rows: list[dict] = []
         self.peer_python = args.peer_python
+        self._clone: Path | None = None
+        self._demo_ran = False
 
     def add(self, stamp: Stamp, section: str, item: str, metric: str, value) -> None:
         text = value if isinstance(value, str) else (f"{value:.4g}" if isinstance(value, float) else str(value))
@@ -198,7 +200,7 @@ class Bench:
     # -- sections -------------------------------------------------------------------------
 
     def fresh_clone(self) -> Path:
-        if getattr(self, "_clone", None):
+        if self._clone:
             return self._clone
         parent = self.scratch / "clone"
         parent.mkdir()
@@ -228,8 +230,7 @@ class Bench:
         env.pop("CI", None)
         took = timed(["bash", "Scripts/test.sh"], cwd=clone, env=env)
         match = re.findall(r"Test run with (\d+) tests? in (\d+) suites? passed", took.stdout)
-        after_demo = getattr(self, "_demo_ran", False)
-        item = "bash Scripts/test.sh " + ("(same clone, after the demo)" if after_demo else "(fresh clone)")
+        item = "bash Scripts/test.sh " + ("(same clone, after the demo)" if self._demo_ran else "(fresh clone)")
         self.add(stamp, "test-suite", item, "minutes", took.seconds / 60)
         if match:
             self.add(stamp, "test-suite", item, "tests", match[-1][0])
