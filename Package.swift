@@ -4,7 +4,8 @@
 // Module layering: a module imports only modules of lower layers, and only those it declares
 // below (Tests/CacheCoreTests/LayeringTests.swift checks both against the sources).
 //   layer 0: CPrefetch CGSL CZstd CLZMA CZlib CCrypto — C shims: prefetch hints, GSL, zstd, xz, zlib, MD5
-//   layer 1: CacheCore Stats — vocabulary, policy protocol and registries, slot storage, I/O / GSL statistics
+//   layer 1: CacheCore Stats TOML — vocabulary, policy protocol and registries, slot storage, I/O / GSL
+//            statistics / a TOML 1.0 reader (study files)
 //   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
 //   layer 3: Engine Workloads Analysis — two-tier cache engine and presets / generators / trace characterisation
 //   layer 4: Replay — one-pass multi-cache replayer, capacities, warm-up, sampling
@@ -30,7 +31,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     // `swift package generate-documentation --target Replay` (and CacheCore, Engine): the DocC catalogs.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -50,6 +50,7 @@ let package = Package(
       providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
     ),
     .target(name: "Stats", dependencies: ["CGSL"]),
+    .target(name: "TOML"),
     .target(name: "Workloads", dependencies: ["CacheCore", "Traces", "Stats"]),
     .target(name: "Analysis", dependencies: ["CacheCore", "Traces", "Stats"]),
     .target(
@@ -66,9 +67,8 @@ let package = Package(
     .target(
       name: "CacheLabCLI",
       dependencies: [
-        "CacheCore", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports", "Gate",
+        "CacheCore", "Traces", "Stats", "Workloads", "Analysis", "Engine", "Replay", "Reports", "Gate", "TOML",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "TOMLKit", package: "TOMLKit"),
       ]
     ),
     // Policies: linked so that the registries find the built-in policies.
@@ -84,6 +84,7 @@ let package = Package(
       name: "PoliciesTests",
       dependencies: ["CacheCore", "Policies", "Replay", "Traces", "TestSupport"]
     ),
+    .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
     .testTarget(name: "TracesTests", dependencies: ["CacheCore", "Traces", "TestSupport"]),
     .testTarget(
       name: "StatsTests", dependencies: ["CacheCore", "Stats", "Workloads", "Analysis", "Traces", "TestSupport"]),

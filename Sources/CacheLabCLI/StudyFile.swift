@@ -1,7 +1,7 @@
 import ArgumentParser
 import CacheCore
 import Foundation
-import TOMLKit
+import TOML
 
 /// A study file (`run|sweep --config FILE`): TOML whose keys are the command-line option
 /// names, so a whole study can be versioned and re-run. One or more `[[trace]]` tables
@@ -28,17 +28,14 @@ enum StudyFile {
       path = String(rest[index].dropFirst("--config=".count))
       rest.remove(at: index)
     }
-    let text: String
-    do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
+    guard let data = FileManager.default.contents(atPath: path) else {
       throw ValidationError("\(path): cannot read the study file")
     }
     let table: TOMLTable
     do {
-      table = try TOMLTable(string: text)
-    } catch let error as TOMLParseError {
-      throw ValidationError("\(path):\(error.source.begin.line): \(error.description)")
+      table = try TOMLReader.parse(utf8: Array(data))
+    } catch {
+      throw ValidationError("\(path):\(error.line): \(error.message) (column \(error.column))")
     }
     let folder = (path as NSString).deletingLastPathComponent
     for key in table.keys where key != "trace" && key != "run" {
@@ -101,12 +98,12 @@ enum StudyFile {
         throw ValidationError("\(file): \(name) key '\(key)' is not an option of run and sweep\(suggestion)")
       }
       let value = table[key]
-      if let flag = value?.bool {
+      if let flag = value?.boolean {
         if flag { result.append(option) }
       } else if let list = value?.array {
         var items: [String] = []
         for item in list {
-          guard let text = item.string ?? item.int.map(String.init) ?? item.double.map({ "\($0)" }) else {
+          guard let text = item.string ?? item.integer.map({ String($0) }) ?? item.float.map({ "\($0)" }) else {
             throw ValidationError("\(file): \(name) key '\(key)': each item of the array must be a string or number")
           }
           items.append(text)
@@ -114,12 +111,14 @@ enum StudyFile {
         result.append(option + "=" + items.joined(separator: ","))
       } else if let text = value?.string {
         result.append(option + "=" + (pathOptions.contains(key) ? resolve(text, folder) : text))
-      } else if let number = value?.int {
+      } else if let number = value?.integer {
         result.append(option + "=" + String(number))
-      } else if let number = value?.double {
+      } else if let number = value?.float {
         result.append(option + "=" + "\(number)")
       } else {
-        throw ValidationError("\(file): \(name) key '\(key)' must be a string, number, boolean or array of strings")
+        throw ValidationError(
+          "\(file): \(name) key '\(key)' must be a string, number, boolean or array of strings, not a \(value?.kind ?? "nothing")"
+        )
       }
     }
     return result

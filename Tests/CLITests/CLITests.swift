@@ -7,37 +7,11 @@ import Testing
 enum CLI {
   static let binary = CLIBinary.path
 
-  struct Outcome {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
+  typealias Outcome = ChildProcess.Outcome
 
   /// Runs `cachelab arguments`, with `input` on standard input and `environment` added.
   static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let stdin = Pipe()
-    if input != nil { process.standardInput = stdin }
-    try process.run()
-    if let input {
-      stdin.fileHandleForWriting.write(Data(input.utf8))
-      try stdin.fileHandleForWriting.close()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    try ChildProcess.run(binary, arguments, input: input, environment: environment)
   }
 }
 

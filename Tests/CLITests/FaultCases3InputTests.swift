@@ -40,23 +40,10 @@ import Testing
     let text = "time,key,size\n" + (0..<2000).map { "\($0),k\($0 % 97),100\n" }.joined()
     let file = Scratch().file("t.csv", text)
     /// Runs cachelab with `file` as standard input (no pipe to break when it refuses early).
-    func fromStandardInput(_ extra: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments =
-        ["run", "--trace", "-", "--format", "csv", "--policies", "lru,random", "--sizes", "1MiB"] + extra
-      process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-      let out = Pipe()
-      let err = Pipe()
-      process.standardOutput = out
-      process.standardError = err
-      try process.run()
-      let stdout = out.fileHandleForReading.readDataToEndOfFile()
-      let stderr = err.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return (
-        process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-      )
+    func fromStandardInput(_ extra: [String]) throws -> CLI.Outcome {
+      try ChildProcess.run(
+        CLI.binary, ["run", "--trace", "-", "--format", "csv", "--policies", "lru,random", "--sizes", "1MiB"] + extra,
+        inputFile: try FileHandle(forReadingFrom: URL(fileURLWithPath: file)))
     }
     for extra in [["--repeat", "3"], ["--sample", "100obj"]] {
       let outcome = try fromStandardInput(extra)
