@@ -35,7 +35,7 @@ struct Run: ParsableCommand {
     try CLIErrors.translating {
       let results = try ReplayExecution.perform(options)
       guard !options.tableSuppressed, let first = results.first else { return }
-      var text = Self.describe(first) + "\n" + TableReport.render(first)
+      var text = Self.describe(first) + "\n" + TableReport.render(first) + Self.observed(first)
       if first.caches.allSatisfy({ $0.requests == 0 }) {
         text +=
           "no requests counted (the warm-up covers the whole trace, or it holds none): there is no hit ratio to report\n"
@@ -45,6 +45,22 @@ struct Run: ParsableCommand {
       }
       print(text + ReplayExecution.written(options), terminator: "")
     }
+  }
+
+  /// A line under the table with what the trace says the real caches did; empty when it
+  /// states no outcome.
+  static func observed(_ result: RunResult) -> String {
+    let observed = result.observed
+    guard observed.hasOutcomes else { return "" }
+    var parts: [String] = []
+    if let ratio = observed.upstreamHitRatio {
+      let stated = observed.upstreamHits + observed.upstreamMisses
+      parts.append(
+        "the trace's own cache served \(Decimal.fixed(ratio * 100, 2)) % (\(observed.upstreamHits) of the \(stated) requests whose record says)"
+      )
+    }
+    if observed.clientHits > 0 { parts.append("the recording client's cache answered \(observed.clientHits)") }
+    return "observed: " + parts.joined(separator: "; ") + "\n"
   }
 
   /// One line naming the trace and its totals.
@@ -65,6 +81,7 @@ struct Run: ParsableCommand {
     line += ", \(configuration.ignoreSize ? "object" : "byte") mode"
     if let shard = configuration.shard { line += ", shard \(shard)" }
     line += ", \(Decimal.fixed(result.wallSeconds, 2)) s"
+    if let notes = result.traceNotes { line += "\n  read: " + notes }
     return line
   }
 }

@@ -79,6 +79,8 @@ extension Replayer {
       warmupRequests: tally.warmupRequests, caches: results, wallSeconds: tally.wallSeconds,
       windows: tally.windows?.records ?? [])
     result.peakMemoryBytes = Self.peakResidentBytes()
+    result.traceNotes = tally.traceNotes
+    result.observed = tally.observed
     return result
   }
 }

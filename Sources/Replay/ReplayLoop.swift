@@ -10,6 +10,10 @@ struct ReplayTally {
   var warmupRequests: Int64 = 0
   var wallSeconds = 0.0
   var windows: WindowTracker?
+  /// The reader's notes once the trace was read (``TraceReader/notes``).
+  var traceNotes: String?
+  /// What the records say the real caches did (counted requests only).
+  var observed = ObservedTraffic()
   /// Each target's replay time.
   let clock: SimulationClock
 }
@@ -35,6 +39,7 @@ extension Replayer {
     var replayed: Int64 = 0
     var otherRows: Int64 = 0
     var warmupRequests: Int64 = 0
+    var observed = ObservedTraffic()
     var warmupEnded = config.warmup == .none
     var warmupDeadline: Int64?
     let started = Stopwatch.nanoseconds()
@@ -98,6 +103,7 @@ extension Replayer {
       batch.withRequests { requests in
         for index in 0..<count where requests[index].operation != .get { otherRows += 1 }
       }
+      observed.count(batch, counted)
       replayed += Int64(count)
       progress?(replayed, total)
     }
@@ -108,7 +114,7 @@ extension Replayer {
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
     return ReplayTally(
       replayed: replayed, otherRows: otherRows, warmupRequests: warmupRequests, wallSeconds: wallSeconds,
-      windows: windows, clock: clock)
+      windows: windows, traceNotes: reader.notes, observed: observed, clock: clock)
   }
 }
 

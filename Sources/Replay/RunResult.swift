@@ -113,6 +113,11 @@ public struct RunResult: Sendable {
   public var peakMemoryBytes: Int64 = 0
   /// Per-window counts when a window was configured; `hits` are in cache order (``caches``).
   public let windows: [WindowRecord]
+  /// What reading the trace changed or left out (HTTP logs and captures: records skipped,
+  /// sizes taken from another response, order repaired); nil when nothing was.
+  public var traceNotes: String?
+  /// What the trace's records say the real caches did (HTTP logs and captures).
+  public var observed = ObservedTraffic()
 
   /// Hit ratios of cache `index` (in ``caches``) per window.
   public func windowHitRatios(_ index: Int) -> [Double] { windows.map { $0.hitRatio(index) } }

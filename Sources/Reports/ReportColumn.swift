@@ -216,7 +216,8 @@ public struct ReportColumn: Sendable {
   /// The documented column set, in report order.
   // Four arrays rather than one literal: a single 100-element initialiser was the function
   // of this module the optimizer spent longest on (-sil-print-pass-time; see commit 2f55051).
-  public static let standard: [ReportColumn] = runColumns + countColumns + engineColumns + windowColumns
+  public static let standard: [ReportColumn] =
+    runColumns + countColumns + engineColumns + windowColumns + observedColumns
 
   /// The columns of what was run: trace, policy, size, options.
   private static let runColumns: [ReportColumn] = [
@@ -436,6 +437,28 @@ public struct ReportColumn: Sendable {
     ReportColumn(
       "grid", "the run's whole grid: its policies @ sizes, + its engines (a merge checks that shards share it)"
     ) { $0.run.configuration.gridDescription },
+  ]
+
+  /// What the trace's records say the real caches did (HTTP logs and captures), the same on
+  /// every row of a run; empty where the trace states no outcome.
+  private static let observedColumns: [ReportColumn] = [
+    ReportColumn(
+      "observed_hits",
+      "counted requests that the real upstream cache named by the trace served without a full origin fetch (a log's cache status: see Traces/README.md)"
+    ) { row in
+      row.run.observed.hasOutcomes ? String(row.run.observed.upstreamHits) : ""
+    },
+    ReportColumn(
+      "observed_hit_ratio",
+      "observed_hits / the counted requests whose record states that cache's outcome (empty when none does)"
+    ) { row in
+      row.run.observed.upstreamHitRatio.map { Decimal.fixed($0, 6) } ?? ""
+    },
+    ReportColumn(
+      "observed_client_hits", "counted requests that the recording client answered from its own cache (HAR)"
+    ) { row in
+      row.run.observed.hasOutcomes ? String(row.run.observed.clientHits) : ""
+    },
   ]
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size

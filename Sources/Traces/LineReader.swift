@@ -97,6 +97,8 @@ protocol LineParser {
   mutating func parse(_ line: UnsafeRawBufferPointer, into request: inout Request) throws(LineError) -> Bool
   /// Whether the parser fills `RequestAttributes` (rich formats).
   var producesAttributes: Bool { get }
+  /// What parsing changed or left out, for ``TraceReader/notes``.
+  var notes: String? { get }
   /// How much the key grows from one repeat of a line's request to the next: 0 repeats the
   /// same object (`op_count`), 1 walks consecutive blocks (block-range traces).
   var repeatKeyStep: UInt64 { get }
@@ -114,6 +116,8 @@ extension LineParser {
   mutating func begin(_ lines: LineReader) throws(TraceError) {}
 
   var producesAttributes: Bool { false }
+
+  var notes: String? { nil }
 
   var repeatKeyStep: UInt64 { 0 }
 
@@ -161,6 +165,7 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
   var path: String { lines.path }
   var traits: TraceTraits { parser.traits }
   var knownRequestCount: Int64? { nil }
+  var notes: String? { parser.notes }
 
   /// A request still to be repeated (`op_count`) when the last batch filled up.
   private var pending: (request: Request, attributes: RequestAttributes, remaining: Int)?

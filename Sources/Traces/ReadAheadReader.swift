@@ -14,6 +14,8 @@ final class ReadAheadReader: TraceReader {
   let traits: TraceTraits
   let knownRequestCount: Int64?
   private(set) var requestsRead: Int64 = 0
+  /// The inner reader's notes, once the end has been reached (nil before).
+  var notes: String? { done ? inner.notes : nil }
   /// The reader being read ahead; touch its state only after the end (the producer is done).
   let inner: any TraceReader
 

@@ -39,6 +39,9 @@ public protocol TraceReader: AnyObject {
   var requestsRead: Int64 { get }
   /// Exact number of requests in the file when the format tells without reading it.
   var knownRequestCount: Int64? { get }
+  /// What reading changed or left out (records skipped, sizes taken from elsewhere, order
+  /// repaired), for the run header once the trace has been read; nil when nothing was.
+  var notes: String? { get }
 
   /// Replaces the batch's contents with the next requests. Returns false, with the batch
   /// empty, at the end of the trace.
@@ -46,6 +49,8 @@ public protocol TraceReader: AnyObject {
 }
 
 extension TraceReader {
+  public var notes: String? { nil }
+
   /// Reads up to `limit` requests into an array (for tests and small traces).
   public func collect(limit: Int = .max) throws(TraceError) -> [Request] {
     var result: [Request] = []

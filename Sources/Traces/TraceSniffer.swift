@@ -73,6 +73,13 @@ public struct TraceSample: Sendable {
 }
 
 /// How sure a format is that a sample is its own.
+extension TraceSample {
+  /// The first `count` lines that are not blank (text samples; empty for binary data).
+  func leadingLines(_ count: Int) -> [Substring] {
+    Array(lines.lazy.filter { !$0.allSatisfy { $0 == " " || $0 == "\r" || $0 == "\t" } }.prefix(count))
+  }
+}
+
 public struct SniffVerdict: Sendable {
   /// 3: a signature (magic number, exact header); 2: every sampled record is valid and
   /// structured; 1: readable, but so is anything (key-only formats).

@@ -65,6 +65,22 @@ import Traces
       "\(128_166_372_003_061_629 + $0),hm,\($0 % 2),\($0 % 3 == 0 ? "Write" : "Read"),\($0 * 1000),\(512 * ($0 % 4 + 1)),5\n"
     }.joined()
     let arc = lines.map { "\($0 % 9) \($0 % 3 + 1) 0 \($0)\n" }.joined()
+    let accessLog = lines.map {
+      "10.0.0.\($0 % 4) - - [10/Oct/2000:13:\(10 + $0):36 -0700] \"\(["GET", "HEAD", "POST", "GET"][$0 % 4]) /p\($0 % 6)?q=1 HTTP/1.1\" \([200, 304, 201, 404][$0 % 4]) \(100 + $0) \"-\" \"curl/8\"\n"
+    }.joined()
+    let squid = lines.map {
+      "\(1_700_000_000 + $0).\(100 + $0)    \(5 + $0) 10.0.0.1 \(["TCP_MISS", "TCP_HIT", "TCP_REFRESH_UNMODIFIED", "TCP_TUNNEL"][$0 % 4])/\([200, 200, 304, 200][$0 % 4]) \(300 + $0) \(["GET", "GET", "GET", "CONNECT"][$0 % 4]) http://h/p\($0 % 6) - HIER_DIRECT/10.0.0.2 image/png\n"
+    }.joined()
+    let w3c =
+      "#Version: 1.0\n#Fields: date time cs-method cs(Host) cs-uri-stem cs-uri-query sc-status sc-bytes time-taken x-edge-result-type\n"
+      + lines.map {
+        "2019-12-04\t21:\(10 + $0):31\tGET\th.example\t/p\($0 % 6)\ta=\($0)\t200\t\(500 + $0)\t0.0\($0 % 9)\t\(["Hit", "Miss"][$0 % 2])\n"
+      }.joined()
+    let har =
+      "{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"WebInspector\", \"version\": \"1\"}, \"entries\": ["
+      + lines.map {
+        "{\"startedDateTime\": \"2024-01-02T03:04:\(10 + $0).5Z\", \"request\": {\"method\": \"\(["GET", "POST"][$0 % 2])\", \"url\": \"https://h/p\($0 % 6)\", \"headers\": []}, \"response\": {\"status\": \([200, 304][$0 % 2]), \"headers\": [{\"name\": \"ETag\", \"value\": \"\\\"v\($0)\\\"\"}], \"content\": {\"size\": \(100 + $0), \"text\": \"abc\\u00e9\"}, \"bodySize\": \(50 + $0)}, \"timings\": {\"wait\": 1.5, \"receive\": 0.5}}"
+      }.joined(separator: ",\n") + "]}}\n"
     return [
       ("lcs", ".lcs", lcs), ("twr", ".twr", twr), ("oracle-sys-twr-ns", ".oracleSysTwrNS", sysTwr),
       ("wiki16u", ".wiki16u", wiki), ("oracle-cf1", ".bin", cf1), ("msr", ".csv", Array(msr.utf8)),
@@ -72,7 +88,9 @@ import Traces
       ("oracle-general", ".oracleGeneral.bin", oracle), ("vscsi", ".vscsi", vscsi), ("csv", ".csv", Array(csv.utf8)),
       ("txt:key-type=string", ".txt", Array(txt.utf8)), ("int32-be", ".bin", int32), ("int64-be", ".bin", int64),
       ("id-size", ".txt", Array(idSize.utf8)), ("cachelab", ".cachelab.csv", Array(cachelab.utf8)),
-      ("cachelib", ".csv", Array(cachelib.utf8)),
+      ("cachelib", ".csv", Array(cachelib.utf8)), ("access-log", ".log", Array(accessLog.utf8)),
+      ("squid", ".log", Array(squid.utf8)), ("w3c", ".log", Array(w3c.utf8)),
+      ("har", ".har", Array(har.utf8)),
     ]
   }()
 

@@ -71,6 +71,20 @@ public enum ContentClass: UInt8, Sendable, CaseIterable {
   }
 }
 
+/// What a real cache did with a request, as a log or capture records it (HTTP traces only).
+@frozen
+public enum ObservedOutcome: UInt8, Sendable, CaseIterable {
+  /// The record does not say.
+  case unknown
+  /// The upstream cache the record names answered without a full fetch from the origin
+  /// (a fresh or stale hit, or a revalidation the origin answered with 304).
+  case upstreamHit
+  /// The upstream cache fetched the response from the origin (or passed the request on).
+  case upstreamMiss
+  /// The recording client answered from its own cache (HAR).
+  case clientHit
+}
+
 /// What a rich trace row says besides time, key and size: the origin's response headers and
 /// state at that moment, the app's cost of the object, and lifecycle events.
 ///
@@ -118,6 +132,8 @@ public struct RequestAttributes: Equatable, Sendable {
   /// The request carried `Authorization`, or the response asked for authentication
   /// (`WWW-Authenticate`, `Proxy-Authenticate`).
   public var authorization = false
+  /// What a real cache did with this request, where the trace records it.
+  public var observed: ObservedOutcome = .unknown
 
   @inlinable public init() {}
 

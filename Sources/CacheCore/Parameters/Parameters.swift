@@ -21,7 +21,7 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
     var values: [String: String] = [:]
     var explicit: Set<String> = []
     for spec in specs { values[spec.name] = spec.defaultValue }
-    for item in text.split(separator: ",", omittingEmptySubsequences: true) {
+    for item in try Self.items(text, owner: owner) {
       let pair = item.trimmingSpaces()
       guard !pair.isEmpty else { continue }
       guard let equals = pair.firstIndex(of: "=") else {
@@ -29,7 +29,10 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
           .invalidValue, "\(owner): parameter '\(pair)' must be written key=value")
       }
       let key = pair[..<equals].trimmingSpaces().lowercased()
-      let value = String(pair[pair.index(after: equals)...].trimmingSpaces())
+      var value = String(pair[pair.index(after: equals)...].trimmingSpaces())
+      if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
+        value = String(value.dropFirst().dropLast()).replacing("''", with: "'")
+      }
       guard let spec = specs.first(where: { $0.name == key || $0.aliases.contains(key) }) else {
         let known = specs.isEmpty ? "it takes no parameters" : "known: " + specs.map(\.name).joined(separator: ", ")
         throw ConfigurationError(.unknownParameter, "\(owner) has no parameter '\(key)' (\(known))")
@@ -47,6 +50,30 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
     self.specs = specs
     self.values = values
     self.explicitKeys = explicit
+  }
+
+  /// The `key=value` items of `text`: split at commas outside single quotes (a quoted value
+  /// such as `log-format='$host "$request"'` may hold commas; `''` in it is one quote).
+  static func items(_ text: Substring, owner: String) throws(ConfigurationError) -> [Substring] {
+    var items: [Substring] = []
+    var start = text.startIndex
+    var quoted = false
+    var index = text.startIndex
+    while index < text.endIndex {
+      let character = text[index]
+      if character == "'" {
+        quoted.toggle()
+      } else if character == ",", !quoted {
+        items.append(text[start..<index])
+        start = text.index(after: index)
+      }
+      index = text.index(after: index)
+    }
+    guard !quoted else {
+      throw ConfigurationError(.invalidValue, "\(owner): a quoted parameter value is missing its closing '")
+    }
+    items.append(text[start...])
+    return items
   }
 
   /// Parses `text` against `specs` (see ``init(parsing:specs:owner:)-(Substring,_,_)``).
@@ -93,14 +120,23 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
 
   /// Every parameter as `k=v,k=v` in declaration order: enough to reproduce the run.
   public var description: String {
-    specs.map { "\($0.name)=\(values[$0.name] ?? "")" }.joined(separator: ",")
+    specs.map { "\($0.name)=\(Self.quotedIfNeeded(values[$0.name] ?? ""))" }.joined(separator: ",")
+  }
+
+  /// `value`, in single quotes (inner quotes doubled) when it holds a comma, a quote or
+  /// surrounding spaces, so that the `k=v,...` text parses back to it.
+  static func quotedIfNeeded(_ value: String) -> String {
+    guard value.contains(",") || value.contains("'") || value.first == " " || value.last == " " else { return value }
+    return "'" + value.replacing("'", with: "''") + "'"
   }
 
   /// Only the parameters whose value differs from their default, as `k=v,k=v` (empty when
   /// all are defaults): how labels name a configuration.
   public var changed: String {
-    specs.filter { string($0.name) != $0.normalize($0.defaultValue) }.map { "\($0.name)=\(string($0.name))" }
-      .joined(separator: ",")
+    specs.filter { string($0.name) != $0.normalize($0.defaultValue) }.map {
+      "\($0.name)=\(Self.quotedIfNeeded(string($0.name)))"
+    }
+    .joined(separator: ",")
   }
 }
 

@@ -1,0 +1,232 @@
+import CacheCore
+
+/// Web server access logs: NCSA common and combined (nginx's and Apache's defaults) and any
+/// nginx `log_format` (`access-log:log-format='…'`). Each line is one ``HTTPRecord``; see
+/// ``HTTPTraffic`` for what it becomes and Traces/README.md for which variable fills what.
+struct AccessLogParser: CountingLineParser {
+  var traits: TraceTraits { HTTPTraffic.traits }
+  var producesAttributes: Bool { true }
+  private let requested: String
+  private var pattern: LogFormatPattern?
+  private(set) var traffic = HTTPTraffic()
+  var notes: String? { traffic.summary }
+
+  init(parameters: Parameters) {
+    requested = parameters.string("log-format")
+  }
+
+  /// The pattern `name` stands for: `common`, `combined` or an nginx `log_format` string.
+  static func pattern(_ name: String) throws(LineError) -> LogFormatPattern {
+    switch name.lowercased() {
+    case "combined": try LogFormatPattern(LogFormatPattern.combined, allowsTrailingText: true)
+    case "common": try LogFormatPattern(LogFormatPattern.common, allowsTrailingText: true)
+    default: try LogFormatPattern(name)
+    }
+  }
+
+  mutating func begin(_ lines: LineReader) throws(TraceError) {
+    guard requested.lowercased() == "auto" else {
+      pattern = try Self.compiled(requested, lines.path)
+      return
+    }
+    // The first line that is not blank decides between combined and common.
+    while let line = try lines.nextLine() {
+      guard !ByteParsing.trim(line).isEmpty else { continue }
+      for name in ["combined", "common"] {
+        let candidate = try Self.compiled(name, lines.path)
+        if (try? candidate.match(line, { _, _ throws(LineError) in })) != nil {
+          pattern = candidate
+          lines.pushBack()
+          return
+        }
+      }
+      throw TraceError(
+        .malformedRecord, path: lines.path, record: lines.lineNumber,
+        "the line is neither the combined nor the common log format; give the server's log_format as "
+          + "--format \"access-log:log-format='…'\"")
+    }
+  }
+
+  /// The pattern `name` stands for, or an error naming the file whose format it was to read.
+  private static func compiled(_ name: String, _ path: String) throws(TraceError) -> LogFormatPattern {
+    do throws(LineError) {
+      return try pattern(name)
+    } catch {
+      throw TraceError(.unsupported, path: path, error.message)
+    }
+  }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    if try isBlankText(line) { return 0 }
+    guard let pattern else { return 0 }
+    var record = HTTPRecord()
+    var logged: Int64?
+    var requestTime: Int64?
+    var path: String?
+    var arguments: String?
+    try pattern.match(line) { (field, value) throws(LineError) in
+      if value.count == 1, value[0] == UInt8(ascii: "-"), field != .bodyBytesSent { return }
+      switch field {
+      case .timeLocal: logged = try Self.time(HTTPTime.commonLog(value), value, "$time_local")
+      case .timeISO8601: logged = try Self.time(HTTPTime.iso8601(value), value, "$time_iso8601")
+      case .msec: logged = try Self.time(HTTPTime.epochSeconds(value), value, "$msec")
+      case .request:
+        let parts = LogFormatPattern.unescaped(value).split(separator: " ", omittingEmptySubsequences: true)
+        if parts.count >= 2 {
+          record.method = parts[0].uppercased()
+          record.url = String(parts[1])
+        } else {
+          record.method = "(malformed request line)"
+        }
+      case .method: record.method = String(decoding: value, as: UTF8.self).uppercased()
+      case .requestURI: record.url = LogFormatPattern.unescaped(value)
+      case .uri: path = LogFormatPattern.unescaped(value)
+      case .arguments: arguments = LogFormatPattern.unescaped(value)
+      case .host: record.host = LogFormatPattern.unescaped(value)
+      case .scheme: record.scheme = String(decoding: value, as: UTF8.self)
+      case .status:
+        guard let status = ByteParsing.unsigned(value), status < 1000 else {
+          throw LineError("status '\(String(decoding: value, as: UTF8.self))' is not an HTTP status")
+        }
+        record.status = Int(status)
+      case .bodyBytesSent:
+        if value.count == 1, value[0] == UInt8(ascii: "-") {
+          record.transferredBodySize = 0
+        } else {
+          guard let bytes = ByteParsing.unsigned(value), bytes <= UInt64(Request.maximumSize) else {
+            throw LineError("body size '\(String(decoding: value, as: UTF8.self))' is not a byte count")
+          }
+          record.transferredBodySize = Int64(bytes)
+        }
+      case .requestTime: requestTime = try Self.seconds(value, "$request_time")
+      case .upstreamResponseTime: record.latency = try Self.upstreamTime(value)
+      case .upstreamCacheStatus: record.observed = Self.outcome(nginx: value)
+      case .header(let header): Self.apply(header, LogFormatPattern.unescaped(value), to: &record)
+      case .ignored: break
+      }
+    }
+    if record.url.isEmpty, let path { record.url = path + (arguments.map { "?" + $0 } ?? "") }
+    guard let logged else { throw LineError("the line has no time ($time_local, $time_iso8601 or $msec)") }
+    // nginx and Apache log when the response is done: the request arrived $request_time earlier.
+    record.time = max(0, logged - (requestTime ?? 0))
+    if record.latency == nil, record.observed != .upstreamHit, let requestTime { record.latency = requestTime }
+    return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+  }
+
+  private static func time(_ parsed: Int64?, _ value: UnsafeRawBufferPointer, _ name: String) throws(LineError)
+    -> Int64
+  {
+    guard let parsed else { throw LineError("\(name) '\(String(decoding: value, as: UTF8.self))' is not a time") }
+    return parsed
+  }
+
+  private static func seconds(_ value: UnsafeRawBufferPointer, _ name: String) throws(LineError) -> Int64 {
+    guard let micros = ByteParsing.microseconds(value, unit: .s) else {
+      throw LineError("\(name) '\(String(decoding: value, as: UTF8.self))' is not a number of seconds")
+    }
+    return micros
+  }
+
+  /// `$upstream_response_time`: one time per upstream tried (`0.010, 0.020 : 0.030`), summed;
+  /// `-` entries (no response) count nothing.
+  private static func upstreamTime(_ value: UnsafeRawBufferPointer) throws(LineError) -> Int64? {
+    var total: Int64 = 0
+    var any = false
+    for part in String(decoding: value, as: UTF8.self).split(whereSeparator: { $0 == "," || $0 == ":" }) {
+      let text = part.trimmingCharacters(in: " ")
+      guard text != "-" else { continue }
+      var copy = text
+      guard let micros = copy.withUTF8({ ByteParsing.microseconds(UnsafeRawBufferPointer($0), unit: .s) }) else {
+        throw LineError("$upstream_response_time '\(String(decoding: value, as: UTF8.self))' is not a list of seconds")
+      }
+      total += micros
+      any = true
+    }
+    return any ? total : nil
+  }
+
+  /// `$upstream_cache_status` (ngx_http_upstream.c): HIT, STALE, UPDATING and REVALIDATED
+  /// were answered from the cache; MISS, EXPIRED and BYPASS went to the origin.
+  static func outcome(nginx value: UnsafeRawBufferPointer) -> ObservedOutcome {
+    switch String(decoding: value, as: UTF8.self).uppercased() {
+    case "HIT", "STALE", "UPDATING", "REVALIDATED": .upstreamHit
+    case "MISS", "EXPIRED", "BYPASS": .upstreamMiss
+    default: .unknown
+    }
+  }
+
+  private static func apply(_ header: LogFormatPattern.Header, _ value: String, to record: inout HTTPRecord) {
+    switch header {
+    case .cacheControl: record.cacheControl = value
+    case .etag: record.etag = value
+    case .lastModified: record.lastModified = value
+    case .expires: record.expires = value
+    case .contentType: record.contentType = value
+    case .contentLength: record.contentLength = Int64(value.trimmingSpaces)
+    case .age: record.age = value
+    case .vary: record.vary = value
+    case .date: record.date = value
+    case .xCache, .xCacheStatus, .cfCacheStatus:
+      if record.observed == .unknown { record.observed = HTTPCacheHeaders.outcome(value) }
+    case .wwwAuthenticate, .authorization: record.authorization = !value.isEmpty
+    case .range: break
+    }
+  }
+}
+
+extension String.SubSequence {
+  fileprivate func trimmingCharacters(in set: Character) -> String {
+    var view = self
+    while view.first == set { view.removeFirst() }
+    while view.last == set { view.removeLast() }
+    return String(view)
+  }
+}
+
+extension TraceFormat {
+  /// `access-log`: nginx and Apache access logs.
+  static let accessLog = TraceFormat(
+    name: "access-log",
+    aliases: ["nginx", "apache", "clf"],
+    summary: "web server access log: NCSA common or combined, or any nginx log_format (log-format='…')",
+    parameters: [
+      ParameterSpec(
+        "log-format", default: "auto", .text,
+        help: "auto (combined or common, from the first line), common, combined, or the server's log_format in quotes"),
+      HTTPTraffic.reorderWindow,
+    ],
+    fileSuffixes: ["access.log", "access_log"],
+    traits: HTTPTraffic.traits,
+    sniff: AccessLogParser.sniff
+  ) { path, parameters throws(TraceError) in
+    TimeOrderedReader(
+      try LineRecordReader(path: path, parser: AccessLogParser(parameters: parameters)), parameters: parameters)
+  }
+}
+
+extension AccessLogParser {
+  /// How plausible `sample` is as an access log: its first lines fit combined or common.
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText else { return nil }
+    let lines = sample.leadingLines(20)
+    guard !lines.isEmpty else { return nil }
+    for name in ["combined", "common"] {
+      guard let pattern = try? pattern(name) else { continue }
+      let fits = lines.allSatisfy { line in
+        var text = String(line)
+        return text.withUTF8 { bytes in
+          var time: Int64?
+          let matched =
+            (try? pattern.match(UnsafeRawBufferPointer(bytes)) { (field, value) throws(LineError) in
+              if field == .timeLocal { time = HTTPTime.commonLog(value) }
+            }) != nil
+          return matched && time != nil
+        }
+      }
+      if fits { return SniffVerdict(3, "lines in the \(name) log format") }
+    }
+    return nil
+  }
+}

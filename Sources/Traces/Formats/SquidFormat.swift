@@ -1,0 +1,122 @@
+import CacheCore
+
+/// Squid's native `access.log` (`logformat squid`, src/cf.data.pre): `time elapsed client
+/// CODE/status bytes method URL user HIERARCHY/peer type`, fields separated by runs of spaces
+/// (elapsed is right-aligned). Each line is one ``HTTPRecord``: the time is the logged end
+/// minus the elapsed milliseconds, the size the bytes delivered (Squid logs headers and body
+/// together), and the result code says what the cache did (see Traces/README.md).
+struct SquidParser: CountingLineParser {
+  var traits: TraceTraits { HTTPTraffic.traits }
+  var producesAttributes: Bool { true }
+  private(set) var traffic = HTTPTraffic()
+  var notes: String? { traffic.summary }
+
+  mutating func parse(
+    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
+  ) throws(LineError) -> Int {
+    if try isBlankText(line) { return 0 }
+    let fields = Self.fields(line)
+    guard fields.count >= 10 else {
+      throw LineError(
+        "expected at least 10 fields (time elapsed client CODE/status bytes method URL user hierarchy type), found \(fields.count)"
+      )
+    }
+    var record = HTTPRecord()
+    guard let logged = HTTPTime.epochSeconds(fields[0]) else {
+      throw LineError("time '\(Self.text(fields[0]))' is not epoch seconds")
+    }
+    guard let elapsed = ByteParsing.unsigned(fields[1]), elapsed < 1 << 40 else {
+      throw LineError("elapsed '\(Self.text(fields[1]))' is not a number of milliseconds")
+    }
+    record.time = max(0, logged - Int64(elapsed) * 1_000)
+    let result = Self.text(fields[3])
+    guard let slash = result.lastIndex(of: "/"), let status = Int(result[result.index(after: slash)...]), status < 1000
+    else { throw LineError("result '\(result)' is not CODE/status") }
+    record.status = status
+    record.observed = Self.outcome(String(result[..<slash]))
+    guard let bytes = ByteParsing.unsigned(fields[4]), bytes <= UInt64(Request.maximumSize) else {
+      throw LineError("bytes '\(Self.text(fields[4]))' is not a byte count")
+    }
+    record.transferredBodySize = Int64(bytes)
+    record.method = Self.text(fields[5]).uppercased()
+    record.url = Self.text(fields[6])
+    if fields[9].count != 1 || fields[9][0] != UInt8(ascii: "-") { record.contentType = Self.text(fields[9]) }
+    if record.observed != .upstreamHit { record.latency = Int64(elapsed) * 1_000 }
+    return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+  }
+
+  /// The line's fields, split at runs of spaces and tabs.
+  static func fields(_ line: UnsafeRawBufferPointer) -> [UnsafeRawBufferPointer] {
+    var fields: [UnsafeRawBufferPointer] = []
+    var start = -1
+    for index in 0...line.count {
+      let blank = index == line.count || line[index] == 0x20 || line[index] == 0x09 || line[index] == 0x0D
+      if blank {
+        if start >= 0 { fields.append(UnsafeRawBufferPointer(rebasing: line[start..<index])) }
+        start = -1
+      } else if start < 0 {
+        start = index
+      }
+    }
+    return fields
+  }
+
+  static func text(_ field: UnsafeRawBufferPointer) -> String { String(decoding: field, as: UTF8.self) }
+
+  /// What a Squid result code says (src/LogTags.cc, `LogTags::isTcpHit`): the hits are
+  /// TCP_HIT, TCP_MEM_HIT, TCP_IMS_HIT, TCP_INM_HIT, TCP_NEGATIVE_HIT, TCP_OFFLINE_HIT,
+  /// TCP_REFRESH_UNMODIFIED and TCP_REFRESH_FAIL_OLD (and their older names and `_CF`
+  /// forms); TCP_MISS, TCP_REFRESH_MODIFIED, TCP_REFRESH, TCP_CLIENT_REFRESH_MISS,
+  /// TCP_SWAPFAIL_MISS and TCP_REFRESH_FAIL_ERR fetched from the origin; anything else
+  /// (denied, tunnels, redirects, NONE_NONE) says nothing. `_ABORTED`, `_TIMEDOUT` and
+  /// `_IGNORED` suffixes are dropped.
+  static func outcome(_ code: String) -> ObservedOutcome {
+    var tag = code.uppercased()
+    while let suffix = ["_ABORTED", "_TIMEDOUT", "_IGNORED"].first(where: { tag.hasSuffix($0) }) {
+      tag.removeLast(suffix.count)
+    }
+    if tag.hasPrefix("TCP_CF_") { tag = "TCP_" + tag.dropFirst("TCP_CF_".count) }
+    switch tag {
+    case "TCP_HIT", "TCP_MEM_HIT", "TCP_IMS_HIT", "TCP_INM_HIT", "TCP_NEGATIVE_HIT", "TCP_OFFLINE_HIT",
+      "TCP_REFRESH_UNMODIFIED", "TCP_REFRESH_FAIL_OLD", "TCP_REFRESH_HIT", "TCP_REF_FAIL_HIT", "TCP_STALE_HIT":
+      return .upstreamHit
+    case "TCP_MISS", "TCP_REFRESH_MODIFIED", "TCP_REFRESH", "TCP_CLIENT_REFRESH_MISS", "TCP_SWAPFAIL_MISS",
+      "TCP_REFRESH_FAIL_ERR", "TCP_REFRESH_MISS", "TCP_IMS_MISS":
+      return .upstreamMiss
+    default:
+      return .unknown
+    }
+  }
+}
+
+extension TraceFormat {
+  /// `squid`: Squid's native access.log.
+  static let squid = TraceFormat(
+    name: "squid",
+    summary: "Squid native access.log: time elapsed client CODE/status bytes method URL user hierarchy type",
+    parameters: [HTTPTraffic.reorderWindow],
+    traits: HTTPTraffic.traits,
+    sniff: SquidParser.sniff
+  ) { path, parameters throws(TraceError) in
+    TimeOrderedReader(try LineRecordReader(path: path, parser: SquidParser()), parameters: parameters)
+  }
+}
+
+extension SquidParser {
+  /// How plausible `sample` is as a Squid log: every sampled line has epoch-millisecond time,
+  /// elapsed milliseconds and a `CODE/status` result.
+  static func sniff(_ sample: TraceSample) -> SniffVerdict? {
+    guard sample.isText else { return nil }
+    let lines = sample.leadingLines(20)
+    guard !lines.isEmpty else { return nil }
+    let fits = lines.allSatisfy { line in
+      let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard parts.count >= 10, parts[0].contains("."), Double(parts[0]) != nil, UInt64(parts[1]) != nil,
+        let slash = parts[3].lastIndex(of: "/")
+      else { return false }
+      return parts[3][..<slash].allSatisfy { $0.isUppercase || $0 == "_" }
+        && UInt64(parts[3][parts[3].index(after: slash)...]) != nil
+    }
+    return fits ? SniffVerdict(3, "Squid native access.log lines (time elapsed client CODE/status …)") : nil
+  }
+}

@@ -1,0 +1,41 @@
+import CacheCore
+
+/// One HTTP exchange as a log line or a capture entry states it, before ``HTTPTraffic``
+/// turns it into a request: what every HTTP reader fills, with nil for what its producer
+/// does not write.
+struct HTTPRecord {
+  /// Microseconds since the Unix epoch when the request arrived.
+  var time: Int64 = 0
+  /// The request method, upper case (`GET`); empty when the producer gives none.
+  var method: String = "GET"
+  /// The URL as the record gives it: absolute (`https://host/path?q`), a path (`/path?q`,
+  /// then ``host`` and ``scheme`` complete it), or `host:port` for CONNECT.
+  var url: String = ""
+  /// The `Host` (or server name) when the record has one.
+  var host: String?
+  /// `http` or `https` when the record says (nginx `$scheme`, W3C `cs-protocol`).
+  var scheme: String?
+  /// The response status: 0 when no response came (an aborted or failed request), nil when
+  /// the record does not say (taken as 200).
+  var status: Int?
+  /// The decoded body size: what a cache stores.
+  var bodySize: Int64?
+  /// The body bytes sent on the wire (compressed, or 0 when a client cache answered).
+  var transferredBodySize: Int64?
+  /// The response's `Content-Length`.
+  var contentLength: Int64?
+  var cacheControl: String?
+  var expires: String?
+  var date: String?
+  var lastModified: String?
+  var age: String?
+  var etag: String?
+  var vary: String?
+  var contentType: String?
+  /// The request carried `Authorization`, or the response asked for it (`WWW-Authenticate`).
+  var authorization = false
+  /// The origin's (or upstream's) time to answer, in microseconds.
+  var latency: Int64?
+  /// What a real cache on the path did with the request, when the record says.
+  var observed: ObservedOutcome = .unknown
+}

@@ -1,0 +1,241 @@
+import CacheCore
+
+/// Turns a stream of ``HTTPRecord``s into requests, the same way for every HTTP reader.
+///
+/// - GET and HEAD become `get` requests; POST, PUT, PATCH and DELETE invalidate their URL
+///   (RFC 9111 §4.4) as `delete` rows; any other method (CONNECT, OPTIONS, TRACE, …) and any
+///   URL that is not http(s) (`data:`, `blob:`, extension URLs) is skipped and counted.
+/// - The key is the hash of the absolute URL (the `cachelab` CSV's key for the same URL), so
+///   a converted trace replays identically.
+/// - The size is what a cache would store: the decoded body size, else the transferred body
+///   size, else `Content-Length`. A 304, a HEAD or a record with no body takes the last size
+///   seen for its URL, else the size the record states; a record with no size at all is
+///   replayed with size 0 and counted.
+/// - Versions come from the traffic: a URL's version starts at 1 and grows when a response
+///   brings another ETag or Last-Modified than the last one seen, or — for a URL whose
+///   responses carry no validators — another body size. A 304 keeps the version. So the
+///   engine's revalidations answer 304 or 200 as the real origin did.
+/// - A 304 is the origin's "unchanged": the engine's origin answers 200 with the stored body.
+///
+/// Memory: one small entry per distinct URL. Cost: O(1) per record.
+struct HTTPTraffic {
+  /// How many records went where, for the run header.
+  struct Counts: Equatable {
+    var records: Int64 = 0
+    var requests: Int64 = 0
+    var invalidations: Int64 = 0
+    /// Skipped records by reason (`CONNECT`, `OPTIONS`, `data: URL`, …).
+    var skipped: [String: Int64] = [:]
+    var withoutSize: Int64 = 0
+    var sizeFromLastResponse: Int64 = 0
+    var observedUpstreamHits: Int64 = 0
+    var observedUpstreamMisses: Int64 = 0
+    var observedClientHits: Int64 = 0
+  }
+
+  private struct URLState {
+    var size: Int64 = -1
+    var etag: UInt64 = 0
+    var lastModified: Int64 = RequestAttributes.absent
+    var version: Int64 = 1
+    var hasValidators = false
+  }
+
+  /// How far out of time order records may be and still be replayed in order (access logs
+  /// are written when responses end, so a long response's line follows later requests').
+  static let reorderWindow = ParameterSpec(
+    "reorder-window", default: "60s", .duration,
+    help: "records up to this much out of time order are put back in order (memory: the records in the window)")
+
+  /// What every HTTP format carries: time, size and HTTP attributes.
+  static let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
+
+  private(set) var counts = Counts()
+  private var urls: [UInt64: URLState] = [:]
+  private var cacheControls = StringMemo<CacheControl>()
+
+  /// Fills `request` and `attributes` from `record`; false when the record is skipped.
+  mutating func map(_ record: HTTPRecord, into request: inout Request, attributes: inout RequestAttributes) -> Bool {
+    counts.records += 1
+    let operation: Request.Operation
+    switch record.method {
+    case "GET", "HEAD", "": operation = .get
+    case "POST", "PUT", "PATCH", "DELETE": operation = .delete
+    default:
+      counts.skipped[record.method.isEmpty ? "no method" : record.method, default: 0] += 1
+      return false
+    }
+    guard let url = absoluteURL(record) else { return false }
+    let key =
+      url.utf8.withContiguousStorageIfAvailable { KeyHash.hash(UnsafeRawBufferPointer($0)) } ?? KeyHash.hash(url)
+    request = Request(key: key, size: 0)
+    request.time = record.time
+    request.operation = operation
+    var row = RequestAttributes()
+    url.utf8.withContiguousStorageIfAvailable { row.url = URLKey(parsing: UnsafeRawBufferPointer($0)) }
+    guard operation == .get else {
+      counts.invalidations += 1
+      attributes = row
+      return true
+    }
+    let status = record.status ?? 200
+    guard status != 0 else {
+      counts.skipped["without a response (status 0)", default: 0] += 1
+      return false
+    }
+    counts.requests += 1
+    var state = urls[key] ?? URLState()
+    request.size = size(of: record, status: status, state: state)
+    if status != 304, status >= 200, status < 300, let bodySize = statedBody(record),
+      record.method != "HEAD"
+    {
+      if !state.hasValidators, state.size >= 0, bodySize != state.size, record.etag == nil,
+        record.lastModified == nil
+      {
+        state.version += 1
+      }
+      state.size = bodySize
+    }
+    fillHeaders(record, status: status, into: &row)
+    if status != 304, row.etag != 0 || row.lastModified != RequestAttributes.absent {
+      let changed =
+        state.hasValidators && (row.etag != state.etag || row.lastModified != state.lastModified)
+      if changed { state.version += 1 }
+      state.etag = row.etag
+      state.lastModified = row.lastModified
+      state.hasValidators = true
+    }
+    row.version = state.version
+    row.observed = record.observed
+    urls[key] = state
+    switch record.observed {
+    case .unknown: break
+    case .upstreamHit: counts.observedUpstreamHits += 1
+    case .upstreamMiss: counts.observedUpstreamMisses += 1
+    case .clientHit: counts.observedClientHits += 1
+    }
+    attributes = row
+    return true
+  }
+
+  /// The record's absolute http(s) URL, or nil (counted) for one a cache never sees.
+  private mutating func absoluteURL(_ record: HTTPRecord) -> String? {
+    let url = record.url
+    if url.hasPrefix("/") {
+      guard let host = record.host, !host.isEmpty, host != "-" else { return url }
+      return (record.scheme?.lowercased() == "https" ? "https://" : "http://") + host + url
+    }
+    guard let colon = url.firstIndex(of: ":") else {
+      counts.skipped[url.isEmpty ? "no URL" : "not a URL", default: 0] += 1
+      return nil
+    }
+    let scheme = url[..<colon].lowercased()
+    guard scheme == "http" || scheme == "https", url[colon...].hasPrefix("://") else {
+      counts.skipped[
+        scheme.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "+" || $0 == "." }) ? "\(scheme): URL" : "not a URL",
+        default: 0] += 1
+      return nil
+    }
+    return url
+  }
+
+  /// The body size stated by the record: decoded, else transferred, else `Content-Length`
+  /// (the first above 0; 0 when they state only 0; nil when they state nothing).
+  private func statedBody(_ record: HTTPRecord) -> Int64? {
+    var zero = false
+    for value in [record.bodySize, record.transferredBodySize, record.contentLength] {
+      guard let value, value >= 0 else { continue }
+      if value > 0 { return value }
+      zero = true
+    }
+    return zero ? 0 : nil
+  }
+
+  private mutating func size(of record: HTTPRecord, status: Int, state: URLState) -> Int64 {
+    let bodiless = status == 304 || status == 204 || status < 200 || record.method == "HEAD"
+    if bodiless || (statedBody(record) ?? 0) == 0 {
+      if state.size >= 0 {
+        counts.sizeFromLastResponse += 1
+        return state.size
+      }
+      if let length = record.contentLength, length > 0 { return min(length, Request.maximumSize) }
+    }
+    if let body = statedBody(record), body > 0 || !bodiless { return min(body, Request.maximumSize) }
+    counts.withoutSize += 1
+    return 0
+  }
+
+  private mutating func fillHeaders(_ record: HTTPRecord, status: Int, into row: inout RequestAttributes) {
+    row.status = Int16(clamping: status == 304 ? 200 : status)
+    if let value = record.cacheControl { row.cacheControl = cacheControls.value(value) { CacheControl(parsing: $0) } }
+    if let value = record.expires {
+      row.expires = Self.httpDate(value) ?? RequestAttributes.invalidDate
+    }
+    if let value = record.date, let time = Self.httpDate(value) { row.date = time }
+    if let value = record.lastModified, let time = Self.httpDate(value) { row.lastModified = time }
+    if let value = record.age, let seconds = Int64(value.trimmingSpaces), seconds >= 0 {
+      row.age = min(seconds, Int64(Int32.max))
+    }
+    if var value = record.etag?.trimmingSpaces, !value.isEmpty {
+      if value.hasPrefix("W/") {
+        row.etagIsWeak = true
+        value.removeFirst(2)
+      }
+      let hash = KeyHash.hash(value)
+      row.etag = hash == 0 ? 1 : hash
+    }
+    if let value = record.vary, !value.trimmingSpaces.isEmpty { row.vary = true }
+    if let value = record.contentType, let contentClass = ContentClass(name: value.prefix { $0 != ";" }) {
+      row.contentClass = contentClass
+    }
+    row.authorization = record.authorization
+    if let latency = record.latency, latency >= 0 { row.latency = latency }
+  }
+
+  private static func httpDate(_ text: String) -> Int64? {
+    var text = text
+    return text.withUTF8 { HTTPTime.httpDate(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// One line for the run header: what was skipped, invalidated, sized from another response,
+  /// or had no size; nil when every record became a request as it was.
+  var summary: String? {
+    var parts: [String] = []
+    if counts.invalidations > 0 { parts.append("\(counts.invalidations) POST/PUT/PATCH/DELETE invalidations") }
+    let skipped = counts.skipped.values.reduce(0, +)
+    if skipped > 0 {
+      let reasons = counts.skipped.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+        .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+      parts.append("\(skipped) skipped (\(reasons))")
+    }
+    if counts.sizeFromLastResponse > 0 {
+      parts.append("\(counts.sizeFromLastResponse) sized from the URL's last response (304, HEAD or no body)")
+    }
+    if counts.withoutSize > 0 { parts.append("\(counts.withoutSize) with no size (replayed as 0 bytes)") }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+}
+
+/// Parsed values of repeated header texts, keyed by the text (a log repeats a few
+/// `Cache-Control` values on most lines).
+struct StringMemo<Value> {
+  private var values: [String: Value] = [:]
+
+  /// The value of `text`, parsing it on its first sight; at most 4,096 texts are kept.
+  mutating func value(_ text: String, parse: (String) -> Value) -> Value {
+    if let value = values[text] { return value }
+    let value = parse(text)
+    if values.count < 4_096 { values[text] = value }
+    return value
+  }
+}
+
+extension String {
+  /// The text without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    var view = Substring(self)
+    while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+    while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+    return String(view)
+  }
+}
