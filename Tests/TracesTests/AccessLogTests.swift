@@ -39,6 +39,7 @@ import Traces
       10.0.0.2 - - [10/Oct/2000:13:55:40 -0700] "CONNECT example.com:443 HTTP/1.1" 200 0 "-" "-"
       10.0.0.2 - - [10/Oct/2000:13:55:41 -0700] "OPTIONS * HTTP/1.1" 200 0 "-" "-"
       10.0.0.3 - - [10/Oct/2000:13:55:42 -0700] "GET /b?q=1 HTTP/1.1" 404 153 "-" "-"
+      10.0.0.4 - - [10/Oct/2000:13:55:43 -0700] "\\x16\\x03\\x01\\x02\\x00\\x01" 400 157 "-" "-"
 
       """
     let read = try Self.read(log)
@@ -54,7 +55,7 @@ import Traces
     #expect(read.attributes.map(\.status) == [200, 200, 200, 200, 404])
     let notes = try #require(read.notes)
     #expect(notes.contains("1 POST/PUT/PATCH/DELETE invalidations"), "\(notes)")
-    #expect(notes.contains("2 skipped (1 CONNECT, 1 OPTIONS)"), "\(notes)")
+    #expect(notes.contains("3 skipped (1 CONNECT, 1 OPTIONS, 1 malformed request line)"), "\(notes)")
     #expect(notes.contains("2 sized from the URL's last response"), "\(notes)")
   }
 

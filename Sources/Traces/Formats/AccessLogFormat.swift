@@ -73,12 +73,11 @@ struct AccessLogParser: CountingLineParser {
       case .timeISO8601: logged = try Self.time(HTTPTime.iso8601(value), value, "$time_iso8601")
       case .msec: logged = try Self.time(HTTPTime.epochSeconds(value), value, "$msec")
       case .request:
-        let parts = LogFormatPattern.unescaped(value).split(separator: " ", omittingEmptySubsequences: true)
-        if parts.count >= 2 {
-          record.method = parts[0].uppercased()
-          record.url = String(parts[1])
+        if let (method, target) = Self.requestLine(value) {
+          record.method = String(decoding: method, as: UTF8.self).uppercased()
+          record.url = LogFormatPattern.unescaped(target)
         } else {
-          record.method = "(malformed request line)"
+          record.method = "malformed request line"
         }
       case .method: record.method = String(decoding: value, as: UTF8.self).uppercased()
       case .requestURI: record.url = LogFormatPattern.unescaped(value)
@@ -113,6 +112,21 @@ struct AccessLogParser: CountingLineParser {
     record.time = max(0, logged - (requestTime ?? 0))
     if record.latency == nil, record.observed != .upstreamHit, let requestTime { record.latency = requestTime }
     return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+  }
+
+  /// The method and target of a request line `METHOD SP target [SP HTTP/x]`, or nil.
+  static func requestLine(_ value: UnsafeRawBufferPointer) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
+    guard let space = value.firstIndex(of: 0x20), space > 0 else { return nil }
+    var start = space + 1
+    while start < value.count, value[start] == 0x20 { start += 1 }
+    var end = value.count
+    while end > start, value[end - 1] == 0x20 { end -= 1 }
+    if let last = value[start..<end].lastIndex(of: 0x20) {
+      end = last
+      while end > start, value[end - 1] == 0x20 { end -= 1 }
+    }
+    guard end > start else { return nil }
+    return (UnsafeRawBufferPointer(rebasing: value[..<space]), UnsafeRawBufferPointer(rebasing: value[start..<end]))
   }
 
   private static func time(_ parsed: Int64?, _ value: UnsafeRawBufferPointer, _ name: String) throws(LineError)

@@ -1,5 +1,11 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An nginx `log_format` string compiled for reading: the literal text and the variables in
 /// the order the server writes them. A variable's value runs to the next occurrence of the
 /// literal after it (past quotes escaped by a backslash), or to the end of the line.
@@ -168,10 +174,13 @@ struct LogFormatPattern: Sendable {
   /// The first offset at or after `start` where `literal` occurs, skipping a quote that a
   /// backslash escapes (Apache writes `\"` inside quoted fields).
   static func find(_ literal: [UInt8], in line: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    guard let first = literal.first else { return start }
+    guard let first = literal.first, let base = line.baseAddress else { return start }
     var offset = start
     while offset + literal.count <= line.count {
-      if line[offset] == first, hasPrefix(line, at: offset, literal) {
+      // memchr finds the literal's first byte; then the rest is compared.
+      guard let found = memchr(base + offset, Int32(first), line.count - literal.count + 1 - offset) else { return nil }
+      offset = base.distance(to: UnsafeRawPointer(found))
+      if hasPrefix(line, at: offset, literal) {
         var backslashes = 0
         while offset - backslashes - 1 >= start, line[offset - backslashes - 1] == UInt8(ascii: "\\") {
           backslashes += 1
