@@ -32,13 +32,8 @@ import Testing
     #expect(table.rows.count == 4)
     for row in table.rows {
       #expect(table.value(row, "observed_hits") == String(served))
-      #expect(table.value(row, "observed_hit_ratio") == Decimal6.text(Double(served) / Double(served + fetched)))
+      #expect(table.value(row, "observed_hit_ratio") == Decimal.fixed(Double(served) / Double(served + fetched), 6))
       #expect(table.value(row, "requests") == String(statuses.count))
     }
   }
-}
-
-/// Six decimals, as the report writes ratios.
-enum Decimal6 {
-  static func text(_ value: Double) -> String { String(format: "%.6f", value) }
 }

@@ -142,7 +142,7 @@ public struct Parameters: Sendable, Equatable, CustomStringConvertible {
 
 extension Substring {
   /// The substring without leading and trailing spaces and tabs.
-  func trimmingSpaces() -> Substring {
+  public func trimmingSpaces() -> Substring {
     var s = self
     while let first = s.first, first == " " || first == "\t" { s.removeFirst() }
     while let last = s.last, last == " " || last == "\t" { s.removeLast() }

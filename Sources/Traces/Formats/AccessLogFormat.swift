@@ -149,10 +149,9 @@ struct AccessLogParser: CountingLineParser {
     var total: Int64 = 0
     var any = false
     for part in String(decoding: value, as: UTF8.self).split(whereSeparator: { $0 == "," || $0 == ":" }) {
-      let text = part.trimmingCharacters(in: " ")
+      var text = String(part.trimmingSpaces())
       guard text != "-" else { continue }
-      var copy = text
-      guard let micros = copy.withUTF8({ ByteParsing.microseconds(UnsafeRawBufferPointer($0), unit: .s) }) else {
+      guard let micros = text.withUTF8({ ByteParsing.microseconds(UnsafeRawBufferPointer($0), unit: .s) }) else {
         throw LineError("$upstream_response_time '\(String(decoding: value, as: UTF8.self))' is not a list of seconds")
       }
       total += micros
@@ -178,7 +177,7 @@ struct AccessLogParser: CountingLineParser {
     case .lastModified: record.lastModified = value
     case .expires: record.expires = value
     case .contentType: record.contentType = value
-    case .contentLength: record.contentLength = Int64(value.trimmingSpaces)
+    case .contentLength: record.contentLength = Int64(Substring(value).trimmingSpaces())
     case .age: record.age = value
     case .vary: record.vary = value
     case .date: record.date = value
@@ -187,15 +186,6 @@ struct AccessLogParser: CountingLineParser {
     case .wwwAuthenticate, .authorization: record.authorization = !value.isEmpty
     case .range: break
     }
-  }
-}
-
-extension String.SubSequence {
-  fileprivate func trimmingCharacters(in set: Character) -> String {
-    var view = self
-    while view.first == set { view.removeFirst() }
-    while view.last == set { view.removeLast() }
-    return String(view)
   }
 }
 

@@ -175,7 +175,9 @@ struct HAREntry {
       if producer == .firefox, let headers = bytes(headersSize) { transferred = max(0, transferred - headers) }
       record.transferredBodySize = transferred
     }
-    if let length = responseHeaders["content-length"] { record.contentLength = Int64(length.trimmingSpaces) }
+    if let length = responseHeaders["content-length"] {
+      record.contentLength = Int64(Substring(length).trimmingSpaces())
+    }
     record.cacheControl = responseHeaders["cache-control"]
     record.expires = responseHeaders["expires"]
     record.date = responseHeaders["date"]

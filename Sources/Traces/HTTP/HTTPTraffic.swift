@@ -173,10 +173,10 @@ struct HTTPTraffic {
     }
     if let value = record.date, let time = Self.httpDate(value) { row.date = time }
     if let value = record.lastModified, let time = Self.httpDate(value) { row.lastModified = time }
-    if let value = record.age, let seconds = Int64(value.trimmingSpaces), seconds >= 0 {
+    if let value = record.age, let seconds = Int64(Substring(value).trimmingSpaces()), seconds >= 0 {
       row.age = min(seconds, Int64(Int32.max))
     }
-    if var value = record.etag?.trimmingSpaces, !value.isEmpty {
+    if let etag = record.etag, case var value = String(Substring(etag).trimmingSpaces()), !value.isEmpty {
       if value.hasPrefix("W/") {
         row.etagIsWeak = true
         value.removeFirst(2)
@@ -184,7 +184,7 @@ struct HTTPTraffic {
       let hash = KeyHash.hash(value)
       row.etag = hash == 0 ? 1 : hash
     }
-    if let value = record.vary, !value.trimmingSpaces.isEmpty { row.vary = true }
+    if let value = record.vary, !Substring(value).trimmingSpaces().isEmpty { row.vary = true }
     if let value = record.contentType, let contentClass = ContentClass(name: value.prefix { $0 != ";" }) {
       row.contentClass = contentClass
     }
@@ -227,15 +227,5 @@ struct StringMemo<Value> {
     let value = parse(text)
     if values.count < 4_096 { values[text] = value }
     return value
-  }
-}
-
-extension String {
-  /// The text without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
-    var view = Substring(self)
-    while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
-    while let last = view.last, last == " " || last == "\t" { view.removeLast() }
-    return String(view)
   }
 }

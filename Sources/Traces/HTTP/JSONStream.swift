@@ -54,7 +54,7 @@ struct JSONStream {
 
   /// Consumes `byte` after whitespace, or fails naming `what` was expected.
   mutating func expect(_ byte: UInt8, _ what: String) throws(JSONStreamError) {
-    guard try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.next() }) == byte else {
+    guard try peekValue() == byte else {
       throw .syntax(failure("expected \(what)\(try describeNext())"))
     }
     advance()
@@ -62,13 +62,18 @@ struct JSONStream {
 
   /// `, found 'x'` or `, found the end of the file`, for messages.
   mutating func describeNext() throws(JSONStreamError) -> String {
-    guard let byte = try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }) else {
+    guard let byte = try rawByte() else {
       return ", found the end of the file (is it truncated?)"
     }
     return byte >= 0x20 && byte < 0x7F ? ", found '\(Character(UnicodeScalar(byte)))'" : ", found byte \(byte)"
   }
 
-  mutating func wrapped<T>(_ body: (inout JSONStream) throws(TraceError) -> T) throws(JSONStreamError) -> T {
+  /// The next byte as it is (whitespace included), not consumed; nil at the end.
+  mutating func rawByte() throws(JSONStreamError) -> UInt8? {
+    try wrapped { (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }
+  }
+
+  private mutating func wrapped<T>(_ body: (inout JSONStream) throws(TraceError) -> T) throws(JSONStreamError) -> T {
     do throws(TraceError) {
       return try body(&self)
     } catch {
@@ -159,7 +164,7 @@ struct JSONStream {
   private mutating func scanString(keep bytes: inout [UInt8], keeping: Bool) throws(JSONStreamError) {
     try expect(UInt8(ascii: "\""), "a string")
     while true {
-      guard let byte = try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }) else {
+      guard let byte = try rawByte() else {
         throw .syntax(failure("unterminated string (is the file truncated?)"))
       }
       if byte == UInt8(ascii: "\"") {
@@ -169,7 +174,7 @@ struct JSONStream {
       if byte < 0x20 { throw .syntax(failure("control byte \(byte) in a string")) }
       advance()
       if byte == UInt8(ascii: "\\") {
-        guard let escape = try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() })
+        guard let escape = try rawByte()
         else {
           throw .syntax(failure("unterminated string (is the file truncated?)"))
         }
@@ -208,7 +213,7 @@ struct JSONStream {
   private mutating func hex4() throws(JSONStreamError) -> UInt32 {
     var value: UInt32 = 0
     for _ in 0..<4 {
-      guard let byte = try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }),
+      guard let byte = try rawByte(),
         let digit = LogFormatPattern.hexDigit(byte)
       else { throw .syntax(failure("\\u needs four hex digits")) }
       advance()
@@ -221,7 +226,7 @@ struct JSONStream {
   mutating func numberText() throws(JSONStreamError) -> String {
     var text: [UInt8] = []
     _ = try peekValue()
-    while let byte = try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }),
+    while let byte = try rawByte(),
       (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2B || byte == 0x2E || byte | 0x20 == 0x65
     {
       text.append(byte)
@@ -256,7 +261,7 @@ struct JSONStream {
     for (word, value) in [("true", true as Bool?), ("false", false), ("null", nil)] {
       if try peekValue() == word.utf8.first {
         for expected in word.utf8 {
-          guard try wrapped({ (stream: inout JSONStream) throws(TraceError) in try stream.peekByte() }) == expected
+          guard try rawByte() == expected
           else {
             throw .syntax(failure("expected '\(word)'\(try describeNext())"))
           }
