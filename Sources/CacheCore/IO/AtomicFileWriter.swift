@@ -67,15 +67,18 @@ public final class AtomicFileWriter {
     var attempt = 0
     while true {
       let candidate = "\(path).tmp-\(getpid())-\(String(generator.next() >> 1, radix: 36))"
+      // Registered before it exists: a signal between `open` and registering would leave it.
+      let token = TemporaryFiles.register(candidate)
       let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
       if fd >= 0 {
         temporaryPath = candidate
         descriptor = fd
-        interruptToken = TemporaryFiles.register(candidate)
+        interruptToken = token
         _ = fchmod(fd, mode)
         break
       }
       let code = currentErrno
+      TemporaryFiles.unregister(token)
       attempt += 1
       guard code == EEXIST, attempt < 100 else {
         throw FileError(path: path, "cannot create a file here: \(systemErrorMessage(code))")
