@@ -3,7 +3,7 @@
 //
 // Module layering: a module imports only modules of lower layers, and only those it declares
 // below (Tests/CacheCoreTests/LayeringTests.swift checks both against the sources).
-//   layer 0: CPrefetch CGSL CZstd CLZMA CZlib CCrypto — C shims: prefetch hints, GSL, zstd, xz, zlib, MD5
+//   layer 0: CPrefetch CGSL CZstd CLZMA CZlib CCrypto — C shims: prefetch hints, GSL, zstd, xz, zlib, MD5/HMAC
 //   layer 1: CacheCore Stats TOML — vocabulary, policy protocol and registries, slot storage, I/O / GSL
 //            statistics / a TOML 1.0 reader (study files)
 //   layer 2: Policies Traces — eviction policies / trace readers and writers (compressed too)
@@ -40,10 +40,15 @@ let package = Package(
     .target(name: "Policies", dependencies: ["CacheCore"]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
-    // MD5 file names in the file store (Apple platforms use CommonCrypto instead).
+    // MD5 file names in the file store and HMAC for anonymized traces (Apple platforms use
+    // CommonCrypto instead).
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "Traces", dependencies: ["CacheCore", "CZstd", "CLZMA", "CZlib"]),
+    .target(
+      name: "Traces",
+      dependencies: [
+        "CacheCore", "CZstd", "CLZMA", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+      ]),
     .systemLibrary(
       name: "CGSL",
       pkgConfig: "gsl",

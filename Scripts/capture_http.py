@@ -2,7 +2,8 @@
 """Makes a real HTTP capture on loopback: a `cachelab gen http` workload served by a local
 origin (Python's http.server, with each request's Cache-Control, ETag and Last-Modified from
 the workload), behind a real nginx proxy_cache, replayed by a keep-alive client; nginx's own
-access log, with $upstream_cache_status, is the capture.
+access log, with $upstream_cache_status, is the capture. Beside it, FILE.format holds the
+`--format` value CacheLab reads it with.
 
 Usage: capture_http.py nginx --output FILE [--requests N] [--objects N] [--seed S]
                        [--time-scale K] [--pace SECONDS] [--cachelab PATH]
@@ -32,6 +33,13 @@ LOG_FORMAT = ('$msec $scheme $host "$request" $status $body_bytes_sent $request_
               '$upstream_response_time')
 
 
+def write_format(capture):
+    """Writes CAPTURE.format: the `--format` value that reads the capture's log lines."""
+    with open(capture + '.format.tmp', 'w') as out:
+        out.write(f"access-log:log-format='{LOG_FORMAT}'\n")
+    os.replace(capture + '.format.tmp', capture + '.format')
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('server', choices=['nginx'])
@@ -59,6 +67,7 @@ def main():
         tmp = args.output + '.tmp'
         shutil.copyfile(log, tmp)
         os.replace(tmp, args.output)
+        write_format(args.output)
         lines = sum(1 for _ in open(args.output))
         print(f'capture_http.py: {lines} lines of nginx access log in {args.output}')
     finally:

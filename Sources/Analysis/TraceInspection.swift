@@ -38,6 +38,9 @@ public struct TraceInspection: Sendable {
   /// objects were requested twice or more.
   public var zipfAlpha: Double?
   public var zipfRSquared: Double?
+  /// The HTTP side (cacheability, statuses, hosts, rate, observed outcomes), for traces whose
+  /// requests carry HTTP attributes.
+  public var http: HTTPInspection?
 
   /// Fraction of distinct objects requested once.
   public var oneHitWonderRatio: Double { uniqueObjects > 0 ? Double(oneHitWonders) / Double(uniqueObjects) : 0 }
@@ -60,8 +63,13 @@ public struct TraceInspection: Sendable {
     var distances = ReuseDistanceCounter()
     var position = 0
     result.hasTime = reader.traits.hasTime
+    var http = reader.traits.hasAttributes ? HTTPInspection() : nil
+    reader.trafficBook?.isTallying = true
     while try reader.read(into: batch) {
       result.rows += Int64(batch.count)
+      if http != nil, batch.hasAttributes {
+        for index in 0..<batch.count { http!.add(batch[index], batch.attributes(index)) }
+      }
       progress?(result.rows, reader.knownRequestCount)
       batch.withRequests { requests in
         for request in requests where request.operation == .get {
@@ -89,6 +97,10 @@ public struct TraceInspection: Sendable {
       }
     }
     result.uniqueObjects = objects.count
+    if var http, http.requests > 0 {
+      http.tallies = reader.trafficBook?.tallies
+      result.http = http
+    }
     var counts: [Int32] = []
     counts.reserveCapacity(objects.count)
     var sizes: [Double] = []

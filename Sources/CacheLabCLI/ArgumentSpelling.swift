@@ -49,6 +49,7 @@ enum ArgumentSpelling {
     var names: Set<String> = [
       "--help", "--version", "--experimental-dump-help", "--generate-completion-script", "--study-file",
     ]
+    names.formUnion(OptionalValues.bare.values)
     let help = Array(command.helpMessage(columns: 400))
     var index = 0
     while index + 2 < help.count {

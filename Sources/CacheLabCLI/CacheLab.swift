@@ -29,7 +29,7 @@ public struct CacheLab: ParsableCommand {
   /// Runs the command line: expands a study file (`--config`) into one invocation per trace,
   /// parses each (a mistyped subcommand or option gets a did-you-mean, exit 64) and runs it.
   public static func main() {
-    let given = NegativeValues.joined(Array(CommandLine.arguments.dropFirst()))
+    let given = OptionalValues.filled(NegativeValues.joined(Array(CommandLine.arguments.dropFirst())))
     let invocations: [[String]]
     if let repeated = RepeatedOptions.first(in: given) {
       exit(withError: ValidationError("\(repeated) is given twice; give each option once"))

@@ -27,9 +27,18 @@ struct Convert: ParsableCommand {
       --num-req keeps the first N requests, --sample R the objects of a spatial sample, \
       --ignore-size writes every size as 1. The output appears atomically.
 
+      A trace with HTTP attributes (har, access-log, w3c, squid, or a cachelab CSV with \
+      them) converted to cachelab keeps every attribute, the URLs as keys and what a real \
+      cache did (the observed column), so the file replays with the same hit ratios. \
+      --anonymize replaces hosts, path segments, queries and entity tags by keyed hashes \
+      (HMAC-SHA-256) that keep the scheme, port, path depth and extension; no cookie or \
+      credential is ever written. Without =SALT the salt is random; give the same SALT to \
+      get the same names across files.
+
       Examples:
         cachelab convert ../shared/traces/lirs/cpp.trace cpp.oracleGeneral.bin.zst
         cachelab convert big.oracleGeneral.bin.zst small.lcs --num-req 1000000 --sample 0.1
+        cachelab convert app.har app.cachelab.csv --anonymize=team-secret
       """)
 
   @Argument(help: ArgumentHelp("The trace to read (FORMAT:PATH accepted).", valueName: "in"))
@@ -53,6 +62,20 @@ struct Convert: ParsableCommand {
   @Flag(help: "Write every object size as 1.")
   var ignoreSize = false
 
+  @Option(
+    name: .customLong("anonymize"),
+    help: ArgumentHelp(
+      "Replace URLs and entity tags by keyed hashes (HTTP traces to cachelab; a bare --anonymize salts at random).",
+      valueName: "salt"))
+  var anonymizeSalt: String?
+
+  /// A bare `--anonymize` (see ``OptionalValues``).
+  @Flag(name: .customLong("anonymize-random"), help: .hidden)
+  var anonymizeRandomly = false
+
+  /// Whether keys are anonymized.
+  var anonymizes: Bool { anonymizeSalt != nil || anonymizeRandomly }
+
   @Flag(help: "Do not print the summary line.")
   var quiet = false
 
@@ -70,6 +93,11 @@ struct Convert: ParsableCommand {
     paths.read("IN", format == nil ? TraceSpec.shorthand(input).path : input)
     paths.write("OUT", output)
     try paths.check()
+    if anonymizeSalt == "" { throw ValidationError("--anonymize=SALT needs a salt (or give --anonymize alone)") }
+    if anonymizeSalt != nil, anonymizeRandomly { throw ValidationError("--anonymize is given twice; give it once") }
+    if anonymizes, try targetFormat() != .cachelab {
+      throw ValidationError("--anonymize writes the cachelab format (OUT.cachelab.csv or --to cachelab)")
+    }
     _ = try targetFormat()
   }
 
@@ -102,7 +130,9 @@ struct Convert: ParsableCommand {
       case .lcs: writer = try LCSWriter(path: plainPath)
       case .csv: writer = try CSVTraceWriter(path: plainPath)
       case .txt: writer = try TextKeyWriter(path: plainPath)
-      case .cachelab: writer = try CacheLabTraceWriter(path: plainPath)
+      case .cachelab:
+        writer = try CacheLabTraceWriter(
+          path: plainPath, httpColumns: reader.traits.hasAttributes, names: try keyNames(reader))
       }
       let batch = RequestBatch(capacity: 1 << 16)
       var written: Int64 = 0
@@ -128,9 +158,24 @@ struct Convert: ParsableCommand {
       if !quiet {
         print(
           "wrote \(output): \(written) requests\(otherRows > 0 ? " + \(otherRows) other rows" : "") as \(try targetFormat().rawValue)\(compression.map { ", \($0.rawValue)" } ?? "")"
-        )
+            + (anonymizeRandomly
+              ? ", anonymized (random salt)" : anonymizeSalt != nil ? ", anonymized (given salt)" : ""))
       }
     }
   }
 
+  /// How the cachelab output names keys: the URLs an HTTP reader records, anonymized when
+  /// asked. `--anonymize` needs URLs to hide: any other trace is refused.
+  private func keyNames(_ reader: any TraceReader) throws -> CacheLabTraceWriter.KeyNames? {
+    guard let book = reader.trafficBook else {
+      if anonymizes {
+        throw ValidationError("--anonymize needs an HTTP trace (har, access-log, w3c, squid): this one has no URLs")
+      }
+      return nil
+    }
+    book.isRecordingURLs = true
+    let anonymizer =
+      anonymizeRandomly ? URLAnonymizer.randomlySalted() : anonymizeSalt.map { URLAnonymizer(salt: Array($0.utf8)) }
+    return CacheLabTraceWriter.KeyNames(book: book, anonymizer: anonymizer)
+  }
 }

@@ -8,15 +8,23 @@ import Traces
 struct Inspect: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "inspect",
-    abstract: "Characterise a trace: requests, objects, working set, one-hit wonders, sizes, reuse distances, Zipf α.",
+    abstract:
+      "Characterise a trace: requests, objects, working set, one-hit wonders, sizes, reuse distances, Zipf α; HTTP cacheability.",
     discussion: """
       One streaming pass. Reuse distance is the number of distinct objects requested between \
       two requests to the same object (LRU stack distance); the Zipf exponent is a least-squares \
       fit of log frequency against log rank over objects requested at least twice (GSL).
 
+      For a trace with HTTP attributes (har, access-log, w3c, squid, or a cachelab CSV \
+      with them) it adds the HTTP side: Cache-Control directives, stated freshness \
+      lifetimes, heuristic freshness, validators, Vary and credentials, content classes, \
+      methods, statuses and hosts (logs and captures), the request rate over trace time, \
+      and what a real cache on the path did (observed outcomes).
+
       Examples:
         cachelab inspect Traces/zipf-demo.oracleGeneral.bin
         cachelab inspect ../shared/traces/cache2k/web07.trace --format int32-be --output web07.csv
+        cachelab inspect app.har
       """)
 
   @Argument(help: ArgumentHelp("The trace file.", valueName: "trace"))
@@ -105,6 +113,7 @@ struct Inspect: ParsableCommand {
       let (low, high) = bucketRange(index, reuse: false)
       text += "  " + "\(low)–\(high) B".padded(44) + "\(count)\n"
     }
+    if let http = inspection.http { text += httpText(http) }
     return text
   }
 
@@ -137,6 +146,7 @@ struct Inspect: ParsableCommand {
       let (low, high) = bucketRange(index, reuse: true)
       text += "reuse_distance,re_requests,\(low),\(high),\(count)\n"
     }
+    if let http = inspection.http { text += httpCSV(http) }
     return text
   }
 }

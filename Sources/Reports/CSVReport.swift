@@ -22,19 +22,6 @@ public enum CSVReport {
     try file.commit()
   }
 
-  /// `field`, quoted if it holds a comma, quote or line break.
-  public static func quote(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-    return "\"" + field.replacingQuotes() + "\""
-  }
-}
-
-extension String {
-  fileprivate func replacingQuotes() -> String {
-    var result = ""
-    for character in self {
-      if character == "\"" { result += "\"\"" } else { result.append(character) }
-    }
-    return result
-  }
+  /// `field` as a CSV cell (``CSVCell/quoted(_:)``).
+  public static func quote(_ field: String) -> String { CSVCell.quoted(field) }
 }

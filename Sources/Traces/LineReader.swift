@@ -99,6 +99,8 @@ protocol LineParser {
   var producesAttributes: Bool { get }
   /// What parsing changed or left out, for ``TraceReader/notes``.
   var notes: String? { get }
+  /// The URL text behind each key, for HTTP logs.
+  var trafficBook: TrafficBook? { get }
   /// How much the key grows from one repeat of a line's request to the next: 0 repeats the
   /// same object (`op_count`), 1 walks consecutive blocks (block-range traces).
   var repeatKeyStep: UInt64 { get }
@@ -118,6 +120,8 @@ extension LineParser {
   var producesAttributes: Bool { false }
 
   var notes: String? { nil }
+
+  var trafficBook: TrafficBook? { nil }
 
   var repeatKeyStep: UInt64 { 0 }
 
@@ -166,6 +170,7 @@ final class LineRecordReader<Parser: LineParser>: TraceReader {
   var traits: TraceTraits { parser.traits }
   var knownRequestCount: Int64? { nil }
   var notes: String? { parser.notes }
+  var trafficBook: TrafficBook? { parser.trafficBook }
 
   /// A request still to be repeated (`op_count`) when the last batch filled up.
   private var pending: (request: Request, attributes: RequestAttributes, remaining: Int)?

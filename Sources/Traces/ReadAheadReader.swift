@@ -16,6 +16,8 @@ final class ReadAheadReader: TraceReader {
   private(set) var requestsRead: Int64 = 0
   /// The inner reader's notes, once the end has been reached (nil before).
   var notes: String? { done ? inner.notes : nil }
+  /// The inner reader's URL book (it is safe to share between threads).
+  var trafficBook: TrafficBook? { inner.trafficBook }
   /// The reader being read ahead; touch its state only after the end (the producer is done).
   let inner: any TraceReader
 

@@ -42,6 +42,8 @@ public protocol TraceReader: AnyObject {
   /// What reading changed or left out (records skipped, sizes taken from elsewhere, order
   /// repaired), for the run header once the trace has been read; nil when nothing was.
   var notes: String? { get }
+  /// The URL text behind each key, for HTTP traces (nil for every other format).
+  var trafficBook: TrafficBook? { get }
 
   /// Replaces the batch's contents with the next requests. Returns false, with the batch
   /// empty, at the end of the trace.
@@ -50,6 +52,8 @@ public protocol TraceReader: AnyObject {
 
 extension TraceReader {
   public var notes: String? { nil }
+
+  public var trafficBook: TrafficBook? { nil }
 
   /// Reads up to `limit` requests into an array (for tests and small traces).
   public func collect(limit: Int = .max) throws(TraceError) -> [Request] {

@@ -114,6 +114,7 @@ final class SlicedReader: TraceReader {
   var path: String { inner.path }
   var traits: TraceTraits { inner.traits }
   var notes: String? { inner.notes }
+  var trafficBook: TrafficBook? { inner.trafficBook }
   var knownRequestCount: Int64? {
     guard slice.sampleRate >= 1 else { return nil }
     return [inner.knownRequestCount, slice.requestLimit].compactMap { $0 }.min()

@@ -8,9 +8,10 @@ import Testing
 /// columns count exactly the lines nginx marked as served from its cache.
 @Suite struct HTTPCaptureTests {
   static let capture = Paths.packageRoot.appendingPathComponent("Traces/captures/nginx-http.access.log").path
-  /// The log_format Scripts/capture_http.py gives nginx.
-  static let format =
-    #"access-log:log-format='$msec $scheme $host "$request" $status $body_bytes_sent $request_time "$sent_http_cache_control" "$sent_http_etag" "$sent_http_last_modified" "$sent_http_content_type" $upstream_cache_status $upstream_response_time'"#
+  /// The `--format` that reads it (the log_format Scripts/capture_http.py gives nginx), from
+  /// the file the script writes beside the capture.
+  static let format = (try? String(contentsOfFile: capture + ".format", encoding: .utf8))?
+    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "missing \(capture).format"
 
   @Test func nginxCaptureReplaysWithItsObservedOutcome() throws {
     let text = try String(contentsOfFile: Self.capture, encoding: .utf8)
@@ -35,5 +36,165 @@ import Testing
       #expect(table.value(row, "observed_hit_ratio") == Decimal.fixed(Double(served) / Double(served + fetched), 6))
       #expect(table.value(row, "requests") == String(statuses.count))
     }
+  }
+}
+
+/// `convert` turns the nginx capture into the cachelab CSV, plain and anonymized, and every
+/// preset, a policy and a custom `--expiry http` engine give exactly the same figures on the
+/// converted files as on the capture itself.
+@Suite struct HTTPConvertReplayTests {
+  /// Report columns that describe the run rather than what the caches did.
+  static let incidental: Set<String> = [
+    "trace", "format", "replay_seconds", "requests_per_second", "peak_memory_bytes", "cache_memory_bytes",
+  ]
+
+  /// The report of `engines` run on `trace` (in `format`, when given), written beside `scratch`.
+  static func report(_ trace: String, format: String?, _ engines: [String], _ scratch: String) throws -> ReportTable {
+    let csv = scratch + "/\(UUID().uuidString.prefix(8)).csv"
+    let outcome = try CLI.run(
+      ["run", "--trace", trace] + (format.map { ["--format", $0] } ?? []) + engines + ["--output", csv, "--quiet"])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    return try ReportTable(contentsOf: csv)
+  }
+
+  /// The traces converted: the nginx capture, and a `gen http` trace in the cachelab CSV itself.
+  static let sources: [(path: String, format: String?)] = [
+    (HTTPCaptureTests.capture, HTTPCaptureTests.format),
+    (Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv").path, nil),
+  ]
+
+  @Test(arguments: 0..<2) func convertedTracesReplayExactlyAsTheirSource(source: Int) throws {
+    let (trace, format) = Self.sources[source]
+    let scratch = FaultCases3OutputTests.Scratch().path
+    // Every preset: the lines of `cachelab presets` that start with a name.
+    let presets = try CLI.run(["presets"]).stdout.split(separator: "\n").compactMap { line -> String? in
+      line.first?.isLetter == true ? line.split(separator: " ").first.map(String.init) : nil
+    }
+    #expect(presets.contains("urlcache-linux") && presets.contains("kingfisher"), "\(presets)")
+    let runs: [[String]] = [
+      ["--preset", presets.joined(separator: ",")],
+      ["--policies", "lru,sieve", "--sizes", "4MiB,16MiB"],
+      ["--memory", "lru:16MiB", "--expiry", "http:shared"],
+    ]
+    let plain = scratch + "/plain.cachelab.csv"
+    let salted = scratch + "/salted.cachelab.csv"
+    let again = scratch + "/again.cachelab.csv"
+    let random = scratch + "/random.cachelab.csv"
+    let requests = try CLI.run(
+      ["run", "--trace", trace, "--policies", "lru", "--sizes", "1"] + (format.map { ["--format", $0] } ?? []))
+    let count = try #require(requests.stdout.firstMatch(of: #/: (\d+) requests/#)?.1)
+    for (output, extra) in [
+      (plain, []), (salted, ["--anonymize=s3cret"]), (again, ["--anonymize=s3cret"]),
+      (random, ["--anonymize"]),
+    ] {
+      let outcome = try CLI.run(["convert", trace, output] + (format.map { ["--format", $0] } ?? []) + extra)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(outcome.stdout.contains(": \(count) requests"), "\(outcome.stdout)")
+    }
+    let saltedText = try String(contentsOfFile: salted, encoding: .utf8)
+    #expect(saltedText == (try String(contentsOfFile: again, encoding: .utf8)), "one salt, one spelling")
+    #expect(saltedText != (try String(contentsOfFile: random, encoding: .utf8)))
+    #expect(!saltedText.contains("example.com") && !saltedText.contains("/img/"))
+    #expect(saltedText.contains(".jpg,") && saltedText.contains(",url_length"))
+    for engines in runs {
+      let original = try Self.report(trace, format: format, engines, scratch)
+      #expect(!original.rows.isEmpty)
+      for converted in [plain, salted, random] {
+        let table = try Self.report(converted, format: nil, engines, scratch)
+        #expect(table.rows.count == original.rows.count)
+        for (before, after) in zip(original.rows, table.rows) {
+          for column in original.header where !Self.incidental.contains(column) {
+            #expect(
+              original.value(before, column) == table.value(after, column),
+              "\(engines) \(converted): \(column) \(original.value(before, column) ?? "-") → \(table.value(after, column) ?? "-")"
+            )
+          }
+        }
+      }
+    }
+  }
+
+  @Test func anonymizingWhatHasNoURLsOrToAnotherFormatIsAUsageError() throws {
+    let scratch = FaultCases3OutputTests.Scratch().path
+    let zipf = Paths.packageRoot.appendingPathComponent("Traces/zipf-demo.oracleGeneral.bin").path
+    let cases: [([String], String)] = [
+      (["convert", zipf, scratch + "/z.cachelab.csv", "--anonymize"], "needs an HTTP trace"),
+      (
+        [
+          "convert", HTTPCaptureTests.capture, scratch + "/z.oracleGeneral.bin", "--format", HTTPCaptureTests.format,
+          "--anonymize=x",
+        ], "writes the cachelab format"
+      ),
+      (["convert", zipf, scratch + "/z.cachelab.csv", "--anonymize=a", "--anonymize"], "given twice"),
+    ]
+    for (arguments, message) in cases {
+      let outcome = try CLI.run(arguments)
+      #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+      #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: arguments[2]))
+    }
+  }
+}
+
+/// `inspect` on the nginx capture: every HTTP figure is the count a plain reading of the log
+/// text gives.
+@Suite struct HTTPInspectTests {
+  @Test func inspectCountsWhatTheLogSays() throws {
+    let lines = try String(contentsOfFile: HTTPCaptureTests.capture, encoding: .utf8).split(separator: "\n")
+    // Fields: $msec $scheme $host "$request" $status … "$sent_http_cache_control" … $upstream_cache_status …
+    let quoted = lines.map { line in line.split(separator: "\"", omittingEmptySubsequences: false).map(String.init) }
+    let hosts = Dictionary(grouping: lines.map { $0.split(separator: " ")[2] }, by: { String($0) }).mapValues(\.count)
+    let noStore = quoted.filter { $0[3].contains("no-store") }.count
+    let noCache = quoted.filter { $0[3].contains("no-cache") }.count
+    let served = lines.filter { line in
+      ["HIT", "STALE", "UPDATING", "REVALIDATED"].contains(line.split(separator: " ").dropLast().last.map(String.init))
+    }.count
+    let scratch = FaultCases3OutputTests.Scratch().path
+    let outcome = try CLI.run([
+      "inspect", HTTPCaptureTests.capture, "--format", HTTPCaptureTests.format, "--output", scratch + "/i.csv",
+      "--quiet",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let text = outcome.stdout
+    #expect(text.contains("HTTP: \(lines.count) requests"), "\(text)")
+    #expect(text.contains("served \(served) of \(lines.count) requests"), "\(text)")
+    for (host, count) in hosts {
+      #expect(text.contains(try Regex("\\n  \(host) +\(count) ")), "\(host) \(count)\n\(text)")
+    }
+    let csv = try String(contentsOfFile: scratch + "/i.csv", encoding: .utf8)
+    #expect(csv.contains("http_cache_control,no-store,,,\(noStore)\n"), "\(csv)")
+    #expect(csv.contains("http_cache_control,no-cache,,,\(noCache)\n"), "\(csv)")
+    #expect(csv.contains("http_observed,upstream_hits,,,\(served)\n"), "\(csv)")
+    #expect(csv.contains("http_status,200,,,\(lines.count)\n"), "\(csv)")
+    // The rate rows add up to every request.
+    let rate = csv.split(separator: "\n").filter { $0.hasPrefix("http_rate,requests,") }
+    #expect(rate.map { Int($0.split(separator: ",").last!)! }.reduce(0, +) == lines.count)
+  }
+
+  @Test func recordsThatAreNotRequestsAreTalliedToo() throws {
+    let log = """
+      10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET http://A.example:8080/a.png HTTP/1.1" 200 2326 "-" "-"
+      10.0.0.1 - - [10/Oct/2000:13:55:37 -0700] "GET http://a.example/a.png HTTP/1.1" 304 0 "-" "-"
+      10.0.0.2 - - [10/Oct/2000:13:55:39 -0700] "POST http://b.example/form HTTP/1.1" 201 12 "-" "-"
+      10.0.0.2 - - [10/Oct/2000:13:55:40 -0700] "CONNECT c.example:443 HTTP/1.1" 200 0 "-" "-"
+      10.0.0.3 - - [10/Oct/2000:13:56:42 -0700] "GET /b?q=1 HTTP/1.1" 404 153 "-" "-"
+
+      """
+    let scratch = FaultCases3OutputTests.Scratch()
+    let path = scratch.file("access.log", log)
+    let outcome = try CLI.run(["inspect", path, "--output", scratch.path + "/i.csv", "--quiet"])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout.contains("HTTP: 3 requests, 1 invalidations"), "\(outcome.stdout)")
+    let csv = try String(contentsOfFile: scratch.path + "/i.csv", encoding: .utf8)
+    for row in [
+      "http_method,GET,,,3", "http_method,POST,,,1", "http_method,CONNECT,,,1", "http_status,304,,,1",
+      "http_status,404,,,1", "http_status,200,,,2", "http_host,a.example,,,2", "http_host,,,,1",
+      "http_host,c.example,,,1",
+      "http_host,b.example,,,1", "http_observed,upstream_hits,,,0",
+    ] {
+      #expect(csv.contains("\n" + row + "\n"), "\(row)\n\(csv)")
+    }
+    #expect(outcome.stdout.contains("no record says what a cache on the path did"), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("request rate per 10 s"), "\(outcome.stdout)")
   }
 }

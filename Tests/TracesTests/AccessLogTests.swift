@@ -11,17 +11,26 @@ import Traces
     var requests: [Request] = []
     var attributes: [RequestAttributes] = []
     var notes: String?
+    /// The URL each request's key stands for, as the reader's URL book recorded it.
+    var urls: [String?] = []
+    var book: TrafficBook?
   }
 
   static func read(_ text: String, _ format: String = "access-log", name: String = "access.log") throws -> Read {
-    let path = Paths.temporaryFile(name, text: text)
+    try read(path: Paths.temporaryFile(name, text: text), format)
+  }
+
+  /// Reads the trace at `path` in small batches, recording URLs where the reader has them.
+  static func read(path: String, _ format: String) throws -> Read {
     let reader = try TraceSpec(parsing: format).open(path)
-    var result = Read()
+    reader.trafficBook?.isRecordingURLs = true
+    var result = Read(book: reader.trafficBook)
     let batch = RequestBatch(capacity: 3)
     while try reader.read(into: batch) {
       for index in 0..<batch.count {
         result.requests.append(batch[index])
         result.attributes.append(batch.attributes(index))
+        result.urls.append(reader.trafficBook?.text(of: batch[index].key))
       }
     }
     result.notes = reader.notes

@@ -57,6 +57,28 @@ public struct CacheControl: Equatable, Sendable {
     }
   }
 
+  /// A header value that parses back to this value (directives in a fixed order; an invalid
+  /// header ends with a bare `max-age`, which keeps it invalid). An absent header is "".
+  public var headerValue: String {
+    guard isPresent else { return "" }
+    var parts: [String] = []
+    for (name, value) in [
+      ("max-age", maxAge), ("s-maxage", sharedMaxAge), ("stale-while-revalidate", staleWhileRevalidate),
+      ("stale-if-error", staleIfError),
+    ] where value >= 0 {
+      parts.append("\(name)=\(value)")
+    }
+    for (name, set) in [
+      ("no-store", noStore), ("no-cache", noCache), ("must-revalidate", mustRevalidate),
+      ("proxy-revalidate", proxyRevalidate), ("public", isPublic), ("private", isPrivate), ("immutable", immutable),
+    ] where set {
+      parts.append(name)
+    }
+    if isInvalid { parts.append("max-age") }
+    // A present header without a directive this type knows: a lone comma keeps it present.
+    return parts.isEmpty ? "," : parts.joined(separator: ", ")
+  }
+
   static func deltaSeconds(_ text: Substring) -> Int64? {
     var value = text.trimmingCharacters()
     if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }

@@ -83,6 +83,16 @@ public enum ObservedOutcome: UInt8, Sendable, CaseIterable {
   case upstreamMiss
   /// The recording client answered from its own cache (HAR).
   case clientHit
+
+  /// The value of the `cachelab` CSV's `observed` column (empty when unknown).
+  public var csvName: String {
+    switch self {
+    case .unknown: ""
+    case .upstreamHit: "hit"
+    case .upstreamMiss: "miss"
+    case .clientHit: "client-hit"
+    }
+  }
 }
 
 /// What a rich trace row says besides time, key and size: the origin's response headers and

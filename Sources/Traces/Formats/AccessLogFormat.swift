@@ -10,6 +10,7 @@ struct AccessLogParser: CountingLineParser {
   private var pattern: LogFormatPattern?
   private(set) var traffic = HTTPTraffic()
   var notes: String? { traffic.summary }
+  var trafficBook: TrafficBook? { traffic.book }
 
   init(parameters: Parameters) {
     requested = parameters.string("log-format")

@@ -4,7 +4,9 @@ import CacheCore
 /// or event. `time` (seconds), `key` and `size` are required; every other column is
 /// optional, in any order (see Traces/README.md): `op`, `cost`, `ttl`, `class`, `version`,
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
-/// `event`, `vary`, `authorization` (a non-empty cell means the header was present), `stored_size`. Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
+/// `event`, `vary`, `authorization` (a non-empty cell means the header was present),
+/// `stored_size`, `observed` (`hit`, `miss` or `client-hit`: what a real cache did) and
+/// `url_length` (the original URL's length, for a key an anonymized URL replaced). Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
 /// `ctype`). Unknown columns are ignored; an empty cell means "absent".
 struct CacheLabParser: CountingLineParser {
   enum Column: String, CaseIterable {
@@ -16,6 +18,8 @@ struct CacheLabParser: CountingLineParser {
     case lastModified = "last_modified"
     case age, etag, status, latency, event, vary, authorization
     case storedSize = "stored_size"
+    case observed
+    case urlLength = "url_length"
 
     static let aliases: [String: Column] = [
       "t": .time, "ver": .version, "bytes": .size, "cc": .cacheControl, "ctype": .contentClass,
@@ -38,6 +42,7 @@ struct CacheLabParser: CountingLineParser {
 
   let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true, hasTTL: true)
   var producesAttributes: Bool { true }
+  var trafficBook: TrafficBook? { memos.book }
   private var splitter = FieldSplitter(delimiter: 0x2C)
   /// Column of each field index (nil: ignored).
   private var columns: [Column?] = []
@@ -51,6 +56,9 @@ struct CacheLabParser: CountingLineParser {
     var contentClass = FieldMemo<ContentClass>(slots: 16)
     var operation = FieldMemo<Request.Operation>(slots: 16)
     var event = FieldMemo<LifecycleEvent>(slots: 16)
+    var observed = FieldMemo<ObservedOutcome>(slots: 16)
+    /// The URL text of each hashed key, while a consumer records.
+    let book = TrafficBook()
   }
 
   mutating func begin(_ lines: LineReader) throws(TraceError) {
@@ -83,13 +91,22 @@ struct CacheLabParser: CountingLineParser {
     var keyPresent = false
     let columns = columns
     let memos = memos
+    var urlLength: Int32?
     let fields = try splitter.forEachField(line) { (index, raw) throws(LineError) -> Bool in
       guard index < columns.count, let column = columns[index] else { return true }
       let field = ByteParsing.trim(raw)
       if field.isEmpty { return true }
+      if column == .urlLength {
+        guard let length = ByteParsing.unsigned(field), length <= UInt64(Int32.max) else {
+          throw LineError("url_length '\(Self.text(field))' is not a length in bytes")
+        }
+        urlLength = Int32(length)
+        return true
+      }
       try Self.apply(column, field, to: &parsed, &row, keyPresent: &keyPresent, memos: memos)
       return true
     }
+    if let urlLength, row.url.scheme != .none { row.url.length = urlLength }
     guard fields >= required else { throw LineError("expected at least \(required) fields, found \(fields)") }
     if parsed.operation == .get, row.event != .none { parsed.operation = .event }
     guard keyPresent || parsed.operation == .event else { throw LineError("missing key") }
@@ -128,6 +145,7 @@ struct CacheLabParser: CountingLineParser {
       guard let key = KeyType.auto.key(field) else { throw LineError("empty key") }
       request.key = key
       row.url = URLKey(parsing: field)
+      if row.url.scheme != .none { memos.book.record(key, text(field)) }
       keyPresent = true
     case .size:
       guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
@@ -184,10 +202,20 @@ struct CacheLabParser: CountingLineParser {
         throw LineError("stored_size must be between 0 and 2^48")
       }
       row.storedSize = bytes
+    case .observed: row.observed = try memos.observed.value(field, parse: observed)
+    case .urlLength: break
     case .vary: row.vary = true
     case .authorization: row.authorization = true
     case .event: row.event = try memos.event.value(field, parse: event)
     }
+  }
+
+  private static func observed(_ field: UnsafeRawBufferPointer) throws(LineError) -> ObservedOutcome {
+    let text = text(field).lowercased()
+    guard let outcome = ObservedOutcome.allCases.first(where: { $0.csvName == text }) else {
+      throw LineError("observed '\(text)' is not one of hit, miss, client-hit")
+    }
+    return outcome
   }
 
   private static func operation(_ field: UnsafeRawBufferPointer) throws(LineError) -> Request.Operation {

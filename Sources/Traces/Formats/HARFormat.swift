@@ -26,6 +26,8 @@ final class HARReader: TraceReader {
     try located { (reader: HARReader) throws(JSONStreamError) in try reader.findEntries() }
   }
 
+  var trafficBook: TrafficBook? { traffic.book }
+
   var notes: String? {
     let source = "\(producer.name) HAR: sizes from \(producer.sizeField)"
     return [source, traffic.summary].compactMap { $0 }.joined(separator: ", ")

@@ -10,6 +10,7 @@ struct SquidParser: CountingLineParser {
   var producesAttributes: Bool { true }
   private(set) var traffic = HTTPTraffic()
   var notes: String? { traffic.summary }
+  var trafficBook: TrafficBook? { traffic.book }
 
   mutating func parse(
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes

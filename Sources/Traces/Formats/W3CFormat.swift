@@ -9,6 +9,7 @@ struct W3CParser: CountingLineParser {
   var producesAttributes: Bool { true }
   private(set) var traffic = HTTPTraffic()
   var notes: String? { traffic.summary }
+  var trafficBook: TrafficBook? { traffic.book }
   /// `time-taken` in milliseconds (IIS) rather than seconds (CloudFront).
   private var timeTakenInMilliseconds: Bool?
   private let timeTakenUnit: String

@@ -51,12 +51,16 @@ struct HTTPTraffic {
   static let traits = TraceTraits(hasTime: true, hasSize: true, hasAttributes: true)
 
   private(set) var counts = Counts()
+  /// The URL of each key, kept while a consumer records.
+  let book = TrafficBook()
   private var urls: [UInt64: URLState] = [:]
   private var cacheControls = StringMemo<CacheControl>()
 
   /// Fills `request` and `attributes` from `record`; false when the record is skipped.
   mutating func map(_ record: HTTPRecord, into request: inout Request, attributes: inout RequestAttributes) -> Bool {
     counts.records += 1
+    book.tally(
+      method: record.method.isEmpty ? "GET" : record.method, status: record.status ?? 200, host: Self.host(of: record))
     let operation: Request.Operation
     switch record.method {
     case "GET", "HEAD", "": operation = .get
@@ -69,6 +73,7 @@ struct HTTPTraffic {
     let key =
       url.utf8.withContiguousStorageIfAvailable { KeyHash.hash(UnsafeRawBufferPointer($0)) } ?? KeyHash.hash(url)
     request = Request(key: key, size: 0)
+    book.record(key, url)
     request.time = record.time
     request.operation = operation
     var row = RequestAttributes()
@@ -137,6 +142,24 @@ struct HTTPTraffic {
       return nil
     }
     return url
+  }
+
+  /// The record's host, lower-cased, without credentials or port ("" when it has none).
+  static func host(of record: HTTPRecord) -> String {
+    var rest = Substring(record.url)
+    if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+      rest = rest[rest.index(colon, offsetBy: 3)...]
+      rest = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+      if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+    } else if let host = record.host {
+      rest = Substring(host)
+    } else if !rest.hasPrefix("/") {
+      rest = rest.prefix { $0 != "/" }  // CONNECT's host:port
+    } else {
+      rest = ""
+    }
+    if let colon = rest.lastIndex(of: ":"), !rest[colon...].contains("]") { rest = rest[..<colon] }
+    return rest == "-" ? "" : rest.lowercased()
   }
 
   /// The body size stated by the record: decoded, else transferred, else `Content-Length`

@@ -44,6 +44,7 @@ final class TimeOrderedReader: TraceReader {
   var path: String { inner.path }
   var traits: TraceTraits { inner.traits }
   var knownRequestCount: Int64? { nil }
+  var trafficBook: TrafficBook? { inner.trafficBook }
 
   var notes: String? {
     var parts = inner.notes.map { [$0] } ?? []
