@@ -12,7 +12,8 @@ Sections (default: every one but test-suite):
   policies    every policy alone on a Zipf trace: replay and whole-process speed, peak memory,
               and with --peer the libcachesim package's C loop on the same file and capacity
   engine      LRU as a policy and as a memory-only engine; every preset on a `gen http` trace
-  parsing     trace readers' throughput (CacheLab CSV, text, id-size text, oracleGeneral)
+  parsing     trace readers' throughput and peak memory (CacheLab CSV, text, id-size text,
+              oracleGeneral; HTTP: access logs of about 1 GB and a HAR made from `gen http`)
   sampling    spatially sampled sweeps against the exact sweep (../shared/traces scarab trace)
   sweep       LRU at 20 sizes in one command: time and peak memory (with --peer: the package)
 """
@@ -318,20 +319,91 @@ class Bench:
         if not binary.exists():
             measure(self.cl("convert", str(base), str(binary), "--quiet"))
         out = self.scratch / "parse.csv"
+        combined, nginx, har = self.http_logs()
+        nginx_format = (ROOT / "Traces" / "captures" / "nginx-http.access.log.format").read_text().strip()
         for label, spec, path in [
-            ("CacheLab CSV", f"csv:{base}", base),
-            ("plain text (one id per line)", f"txt:{text}", text),
-            ("id-size text", f"id-size:{idsize}", idsize),
-            ("oracleGeneral binary", f"oracle-general:{binary}", binary),
+            ("CacheLab CSV", ["csv:" + str(base)], base),
+            ("plain text (one id per line)", ["txt:" + str(text)], text),
+            ("id-size text", ["id-size:" + str(idsize)], idsize),
+            ("oracleGeneral binary", ["oracle-general:" + str(binary)], binary),
+            ("access log, NCSA combined", ["access-log:" + str(combined)], combined),
+            ("access log, nginx `log_format` with 4 headers and `$upstream_cache_status`",
+             [str(nginx), "--format", nginx_format], nginx),
+            ("HAR 1.2", ["har:" + str(har)], har),
         ]:
             best = 0.0
+            peak = 0.0
             for _ in range(self.args.repeats):
-                took = timed(self.cl("run", "--trace", spec, "--policies", "fifo", "--sizes", "1", "--ignore-size",
+                took = timed(self.cl("run", "--trace", *spec, "--policies", "fifo", "--sizes", "1", "--ignore-size",
                                      "--serial", "--quiet", "--output", str(out)))
                 replay = float(report_row(out)["replay_seconds"])
                 best = max(best, path.stat().st_size / 1e6 / max(took.seconds - replay, 1e-9))
+                peak = max(peak, took.peak_mib)
             self.add(stamp, "parsing", label, "file MB", f"{path.stat().st_size / 1e6:.0f}")
             self.add(stamp, "parsing", label, "read MB/s", best)
+            self.add(stamp, "parsing", label, "peak MiB", f"{peak:.0f}")
+
+    def http_logs(self) -> tuple[Path, Path, Path]:
+        """HTTP traces made from the 1 M-request `gen http` CSV: an NCSA combined log and an
+        nginx log in the capture's format (the requests four times over, time-shifted: about
+        1 GB each), and a HAR of the requests once. Each line ends when its response does
+        (time + latency), as servers write them, so the readers reorder as on real logs."""
+        _, http = self.engine_traces()
+        combined = LOCAL / "parse-http-4m.combined.log"
+        nginx = LOCAL / "parse-http-4m.nginx.log"
+        har = LOCAL / "parse-http-1m.har"
+        if combined.exists() and nginx.exists() and har.exists():
+            return combined, nginx, har
+        with open(http) as source:
+            rows = [row for row in csv.DictReader(source) if row.get("op", "get") in ("get", "")]
+        span = max(float(row["time"]) for row in rows) + 1
+        months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+        def http_date(seconds: float) -> str:
+            return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
+
+        with open(str(combined) + ".tmp", "w") as clf, open(str(nginx) + ".tmp", "w") as ngx:
+            for copy in range(4):
+                for number, row in enumerate(rows):
+                    latency = float(row.get("latency") or 0.05)
+                    end = 1_700_000_000 + copy * span + float(row["time"]) + latency
+                    url = row["key"]
+                    host_end = url.index("/", url.index("//") + 2)
+                    host, path = url[url.index("//") + 2:host_end], url[host_end:]
+                    stamp = time.gmtime(end)
+                    clf.write(f'10.0.{number % 250}.{copy} - - [{stamp.tm_mday:02d}/{months[stamp.tm_mon - 1]}/'
+                              f'{stamp.tm_year}:{stamp.tm_hour:02d}:{stamp.tm_min:02d}:{stamp.tm_sec:02d} +0000] '
+                              f'"GET {path} HTTP/1.1" 200 {row["size"]} "https://{host}/" '
+                              f'"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36"\n')
+                    etag = (row.get("etag") or "-").replace('"', "\\x22")
+                    modified = http_date(1_700_000_000 + float(row["last_modified"])) if row.get("last_modified") else "-"
+                    kind = "image/jpeg" if row.get("class") == "image" else "application/json"
+                    ngx.write(f'{end:.3f} https {host} "GET {path} HTTP/1.1" 200 {row["size"]} {latency:.3f} '
+                              f'"{row.get("cache_control") or "-"}" "{etag}" "{modified}" "{kind}" MISS {latency:.3f}\n')
+        os.replace(str(combined) + ".tmp", combined)
+        os.replace(str(nginx) + ".tmp", nginx)
+        with open(str(har) + ".tmp", "w") as out:
+            out.write('{"log": {"version": "1.2", "creator": {"name": "CacheLab benchmarks", "version": "1"}, '
+                      '"pages": [], "entries": [\n')
+            for number, row in enumerate(rows):
+                started = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_700_000_000 + float(row["time"])))
+                latency = float(row.get("latency") or 0.05) * 1000
+                headers = [("Cache-Control", row.get("cache_control")), ("ETag", row.get("etag")),
+                           ("Content-Type", "image/jpeg" if row.get("class") == "image" else "application/json")]
+                entry = {
+                    "startedDateTime": started + f".{int(float(row['time']) * 1000) % 1000:03d}Z", "time": latency,
+                    "request": {"method": "GET", "url": row["key"], "httpVersion": "HTTP/1.1", "headers": [],
+                                "cookies": [], "queryString": [], "headersSize": -1, "bodySize": 0},
+                    "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+                                 "headers": [{"name": n, "value": v} for n, v in headers if v],
+                                 "content": {"size": int(row["size"]), "mimeType": headers[2][1]},
+                                 "redirectURL": "", "headersSize": -1, "bodySize": int(row["size"])},
+                    "cache": {}, "timings": {"send": 0, "wait": latency * 0.8, "receive": latency * 0.2},
+                }
+                out.write(("," if number else "") + json.dumps(entry) + "\n")
+            out.write("]}}\n")
+        os.replace(str(har) + ".tmp", har)
+        return combined, nginx, har
 
     def sampling(self, stamp: Stamp) -> None:
         trace = ROOT.parent / "shared" / "traces" / "scarab" / "scarab-recs.trace"

@@ -10,7 +10,8 @@ import Testing
   static let capture = Paths.packageRoot.appendingPathComponent("Traces/captures/nginx-http.access.log").path
   /// The `--format` that reads it (the log_format Scripts/capture_http.py gives nginx), from
   /// the file the script writes beside the capture.
-  static let format = (try? String(contentsOfFile: capture + ".format", encoding: .utf8))?
+  static let format =
+    (try? String(contentsOfFile: capture + ".format", encoding: .utf8))?
     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "missing \(capture).format"
 
   @Test func nginxCaptureReplaysWithItsObservedOutcome() throws {

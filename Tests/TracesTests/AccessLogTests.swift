@@ -127,6 +127,29 @@ import Traces
     #expect(notes.contains("1 later than that replayed at the time before them"), "\(notes)")
   }
 
+  /// Seeded logs whose lines are at most the window late come out as a stable sort by time
+  /// (ties in file order), however they interleave; the batch size of the read does not matter.
+  @Test(arguments: [1, 2, 3, 4, 5]) func lateLinesWithinTheWindowComeOutStablySorted(seed: UInt64) throws {
+    var generator = SplitMix64(seed: seed)
+    var lines: [(time: Int64, size: Int)] = []
+    var clock: Int64 = 1_000_000
+    for index in 0..<5_000 {
+      clock += Int64(generator.next() % 3) * 250_000  // ties are frequent
+      // One line in four ended later than it started by up to the 10 s window.
+      let late = generator.next() % 4 == 0 ? Int64(generator.next() % 10_000_000) : 0
+      lines.append((max(0, clock - late), index + 1))
+    }
+    let format = "access-log:log-format='$msec \"$request\" $status $body_bytes_sent',reorder-window=10s"
+    let text = lines.map { line in
+      "\(line.time / 1_000_000).\(String(line.time % 1_000_000 + 1_000_000).dropFirst()) \"GET /\(line.size % 97) HTTP/1.1\" 200 \(line.size)"
+    }.joined(separator: "\n")
+    let read = try Self.read(text, format, name: "late-\(seed).log")
+    let expected = lines.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+    #expect(read.requests.map(\.size) == expected.map { Int64($0.element.size) })
+    #expect(read.requests.map(\.time) == expected.map(\.element.time))
+    #expect(read.notes?.contains("later than that") != true, "\(read.notes ?? "")")
+  }
+
   @Test func accessLogsAreRecognisedByContent() throws {
     let path = Paths.temporaryFile(
       "server.log", text: "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"\n")

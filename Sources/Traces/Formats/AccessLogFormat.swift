@@ -147,6 +147,9 @@ struct AccessLogParser: CountingLineParser {
   /// `$upstream_response_time`: one time per upstream tried (`0.010, 0.020 : 0.030`), summed;
   /// `-` entries (no response) count nothing.
   private static func upstreamTime(_ value: UnsafeRawBufferPointer) throws(LineError) -> Int64? {
+    // One upstream, one number: the common case, read in place.
+    if let micros = ByteParsing.microseconds(value, unit: .s) { return micros }
+    if value.count == 1, value[0] == UInt8(ascii: "-") { return nil }
     var total: Int64 = 0
     var any = false
     for part in String(decoding: value, as: UTF8.self).split(whereSeparator: { $0 == "," || $0 == ":" }) {
@@ -164,11 +167,15 @@ struct AccessLogParser: CountingLineParser {
   /// `$upstream_cache_status` (ngx_http_upstream.c): HIT, STALE, UPDATING and REVALIDATED
   /// were answered from the cache; MISS, EXPIRED and BYPASS went to the origin.
   static func outcome(nginx value: UnsafeRawBufferPointer) -> ObservedOutcome {
-    switch String(decoding: value, as: UTF8.self).uppercased() {
-    case "HIT", "STALE", "UPDATING", "REVALIDATED": .upstreamHit
-    case "MISS", "EXPIRED", "BYPASS": .upstreamMiss
-    default: .unknown
+    // nginx writes these upper case; compared by bytes, folding ASCII case, with no String.
+    func equals(_ literal: StaticString) -> Bool {
+      guard value.count == literal.utf8CodeUnitCount else { return false }
+      for index in 0..<value.count where value[index] & 0xDF != literal.utf8Start[index] { return false }
+      return true
     }
+    if equals("HIT") || equals("STALE") || equals("UPDATING") || equals("REVALIDATED") { return .upstreamHit }
+    if equals("MISS") || equals("EXPIRED") || equals("BYPASS") { return .upstreamMiss }
+    return .unknown
   }
 
   private static func apply(_ header: LogFormatPattern.Header, _ value: String, to record: inout HTTPRecord) {

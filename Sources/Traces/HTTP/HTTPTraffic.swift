@@ -55,6 +55,7 @@ struct HTTPTraffic {
   let book = TrafficBook()
   private var urls: [UInt64: URLState] = [:]
   private var cacheControls = StringMemo<CacheControl>()
+  private var contentClasses = StringMemo<ContentClass?>()
 
   /// Fills `request` and `attributes` from `record`; false when the record is skipped.
   mutating func map(_ record: HTTPRecord, into request: inout Request, attributes: inout RequestAttributes) -> Bool {
@@ -199,20 +200,37 @@ struct HTTPTraffic {
     if let value = record.age, let seconds = Int64(Substring(value).trimmingSpaces()), seconds >= 0 {
       row.age = min(seconds, Int64(Int32.max))
     }
-    if let etag = record.etag, case var value = String(Substring(etag).trimmingSpaces()), !value.isEmpty {
-      if value.hasPrefix("W/") {
-        row.etagIsWeak = true
-        value.removeFirst(2)
+    if var etag = record.etag {
+      etag.withUTF8 { bytes in
+        var value = Self.trimmed(UnsafeRawBufferPointer(bytes))
+        guard !value.isEmpty else { return }
+        if value.count >= 2, value[0] == UInt8(ascii: "W"), value[1] == UInt8(ascii: "/") {
+          row.etagIsWeak = true
+          value = UnsafeRawBufferPointer(rebasing: value[2...])
+        }
+        let hash = KeyHash.hash(value)
+        row.etag = hash == 0 ? 1 : hash
       }
-      let hash = KeyHash.hash(value)
-      row.etag = hash == 0 ? 1 : hash
     }
-    if let value = record.vary, !Substring(value).trimmingSpaces().isEmpty { row.vary = true }
-    if let value = record.contentType, let contentClass = ContentClass(name: value.prefix { $0 != ";" }) {
+    if var value = record.vary, !value.withUTF8({ Self.trimmed(UnsafeRawBufferPointer($0)).isEmpty }) {
+      row.vary = true
+    }
+    if let value = record.contentType,
+      let contentClass = contentClasses.value(value, parse: { ContentClass(name: $0.prefix { $0 != ";" }) })
+    {
       row.contentClass = contentClass
     }
     row.authorization = record.authorization
     if let latency = record.latency, latency >= 0 { row.latency = latency }
+  }
+
+  /// `bytes` without leading and trailing spaces and tabs.
+  private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    var start = 0
+    var end = bytes.count
+    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+    while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
   private static func httpDate(_ text: String) -> Int64? {

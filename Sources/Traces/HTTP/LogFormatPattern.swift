@@ -194,31 +194,33 @@ struct LogFormatPattern: Sendable {
 
   /// A logged value as text: nginx's `\xHH` escapes and Apache's `\"` and `\\` decoded.
   static func unescaped(_ value: UnsafeRawBufferPointer) -> String {
-    guard value.contains(UInt8(ascii: "\\")) else { return String(decoding: value, as: UTF8.self) }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(value.count)
-    var index = 0
-    while index < value.count {
-      let byte = value[index]
-      if byte == UInt8(ascii: "\\"), index + 1 < value.count {
-        let next = value[index + 1]
-        if next == UInt8(ascii: "x"), index + 3 < value.count, let high = hexDigit(value[index + 2]),
-          let low = hexDigit(value[index + 3])
-        {
-          bytes.append(high << 4 | low)
-          index += 4
-          continue
-        }
-        if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") {
-          bytes.append(next)
-          index += 2
-          continue
-        }
-      }
-      bytes.append(byte)
-      index += 1
+    guard let base = value.baseAddress, memchr(base, 0x5C, value.count) != nil else {
+      return String(decoding: value, as: UTF8.self)
     }
-    return String(decoding: bytes, as: UTF8.self)
+    // Unescaping only shortens: write into the string's own storage.
+    return String(unsafeUninitializedCapacity: value.count) { bytes in
+      var index = 0
+      var written = 0
+      while index < value.count {
+        var byte = value[index]
+        index += 1
+        if byte == UInt8(ascii: "\\"), index < value.count {
+          let next = value[index]
+          if next == UInt8(ascii: "x"), index + 2 < value.count, let high = hexDigit(value[index + 1]),
+            let low = hexDigit(value[index + 2])
+          {
+            byte = high << 4 | low
+            index += 3
+          } else if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") {
+            byte = next
+            index += 1
+          }
+        }
+        bytes[written] = byte
+        written += 1
+      }
+      return written
+    }
   }
 
   static func hexDigit(_ byte: UInt8) -> UInt8? {

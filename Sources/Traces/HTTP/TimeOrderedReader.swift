@@ -7,22 +7,29 @@ import CacheCore
 /// A request held back is kept until a request `window` newer has been read (or `maximumHeld`
 /// are held, or the input ends). A request that arrives after a later-timed one was already
 /// delivered keeps its place, with its time raised to that one's; ``notes`` counts both kinds.
-/// Memory: the held requests (at most `maximumHeld`); cost O(log held) per request.
+/// Memory: the held requests (at most `maximumHeld`); cost O(1) per request read in time
+/// order, O(log late) per one read after a later-timed one.
 final class TimeOrderedReader: TraceReader {
+  typealias Entry = (time: Int64, sequence: Int64, slot: Int32)
   private let inner: any TraceReader
   private let window: Int64
   private let maximumHeld: Int
   private let incoming: RequestBatch
   private var incomingIndex = 0
   private var innerDone = false
-  /// Min-heap of (time, sequence, slot) over the held requests.
-  private var heap: [(time: Int64, sequence: Int64, slot: Int32)] = []
-  private var heldRequests: [Request] = []
-  private var heldAttributes: [RequestAttributes] = []
-  private var freeSlots: [Int32] = []
-  private var sequence: Int64 = 0
-  private var newestRead: Int64 = .min
-  private var lastDelivered: Int64 = .min
+  /// Held requests read in time order: a ring of entries, already sorted (each joined at
+  /// the tail no earlier than the one before).
+  @exclusivity(unchecked) private var ring: [Entry] = []
+  @exclusivity(unchecked) private var head = 0
+  @exclusivity(unchecked) private var inRing = 0
+  /// Held requests read after a later-timed one: a min-heap by (time, sequence).
+  @exclusivity(unchecked) private var late: [Entry] = []
+  @exclusivity(unchecked) private var heldRequests: [Request] = []
+  @exclusivity(unchecked) private var heldAttributes: [RequestAttributes] = []
+  @exclusivity(unchecked) private var freeSlots: [Int32] = []
+  @exclusivity(unchecked) private var sequence: Int64 = 0
+  @exclusivity(unchecked) private var newestRead: Int64 = .min
+  @exclusivity(unchecked) private var lastDelivered: Int64 = .min
   /// Requests read after a later-timed one (put back in order, or raised).
   private(set) var outOfOrder: Int64 = 0
   /// Requests whose time was raised because a later-timed one had already been delivered.
@@ -34,6 +41,7 @@ final class TimeOrderedReader: TraceReader {
     self.window = window
     self.maximumHeld = maximumHeld
     incoming = RequestBatch(capacity: 1 << 12)
+    ring = Array(repeating: (0, 0, 0), count: 1 << 12)
   }
 
   /// `inner` ordered within the format's `reorder-window` parameter (``HTTPTraffic/reorderWindow``).
@@ -66,8 +74,16 @@ final class TimeOrderedReader: TraceReader {
     try batch.refill { (requests) throws(TraceError) -> Int in
       var count = 0
       while count < requests.count {
-        if let top = heap.first, innerDone || top.time <= newestRead - window || heap.count > maximumHeld {
-          let slot = Int(popMinimum())
+        let fromRing = inRing > 0 && (late.isEmpty || Self.before(ring[head], late[0]))
+        let first: Entry? = fromRing ? ring[head] : late.first
+        if let first, innerDone || first.time <= newestRead &- window || inRing + late.count > maximumHeld {
+          if fromRing {
+            head = (head + 1) & (ring.count - 1)
+            inRing -= 1
+          } else {
+            popLate()
+          }
+          let slot = Int(first.slot)
           var request = heldRequests[slot]
           if request.time < lastDelivered {
             request.time = lastDelivered
@@ -76,7 +92,7 @@ final class TimeOrderedReader: TraceReader {
           lastDelivered = request.time
           requests[count] = request
           attributes[count] = heldAttributes[slot]
-          freeSlots.append(Int32(slot))
+          freeSlots.append(first.slot)
           count += 1
           continue
         }
@@ -95,9 +111,10 @@ final class TimeOrderedReader: TraceReader {
     return batch.count > 0
   }
 
+  /// Holds the incoming request at `index` in a free slot: at the ring's tail when it is in
+  /// time order (O(1)), else in the heap of late ones (O(log late)).
   private func hold(_ index: Int) {
     let request = incoming[index]
-    if request.time < newestRead { outOfOrder += 1 } else { newestRead = request.time }
     let slot: Int32
     if let free = freeSlots.popLast() {
       slot = free
@@ -108,38 +125,56 @@ final class TimeOrderedReader: TraceReader {
       heldRequests.append(request)
       heldAttributes.append(incoming.attributes(index))
     }
-    heap.append((request.time, sequence, slot))
+    let entry: Entry = (request.time, sequence, slot)
     sequence += 1
-    var child = heap.count - 1
+    guard request.time >= newestRead else {
+      outOfOrder += 1
+      pushLate(entry)
+      return
+    }
+    newestRead = request.time
+    if inRing == ring.count { growRing() }
+    ring[(head + inRing) & (ring.count - 1)] = entry
+    inRing += 1
+  }
+
+  /// Doubles the ring, its entries moved to the front in order.
+  private func growRing() {
+    let mask = ring.count - 1
+    var larger = Array(repeating: (time: Int64(0), sequence: Int64(0), slot: Int32(0)), count: ring.count * 2)
+    for offset in 0..<inRing { larger[offset] = ring[(head + offset) & mask] }
+    ring = larger
+    head = 0
+  }
+
+  private func pushLate(_ entry: Entry) {
+    late.append(entry)
+    var child = late.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
-      guard Self.before(heap[child], heap[parent]) else { break }
-      heap.swapAt(child, parent)
+      guard Self.before(late[child], late[parent]) else { break }
+      late.swapAt(child, parent)
       child = parent
     }
   }
 
-  private func popMinimum() -> Int32 {
-    let top = heap[0].slot
-    let last = heap.removeLast()
-    guard !heap.isEmpty else { return top }
-    heap[0] = last
+  private func popLate() {
+    let last = late.removeLast()
+    guard !late.isEmpty else { return }
+    late[0] = last
     var parent = 0
     while true {
       let left = 2 * parent + 1
-      guard left < heap.count else { break }
+      guard left < late.count else { break }
       var smallest = left
-      if left + 1 < heap.count, Self.before(heap[left + 1], heap[left]) { smallest = left + 1 }
-      guard Self.before(heap[smallest], heap[parent]) else { break }
-      heap.swapAt(parent, smallest)
+      if left + 1 < late.count, Self.before(late[left + 1], late[left]) { smallest = left + 1 }
+      guard Self.before(late[smallest], late[parent]) else { break }
+      late.swapAt(parent, smallest)
       parent = smallest
     }
-    return top
   }
 
-  private static func before(
-    _ lhs: (time: Int64, sequence: Int64, slot: Int32), _ rhs: (time: Int64, sequence: Int64, slot: Int32)
-  ) -> Bool {
+  private static func before(_ lhs: Entry, _ rhs: Entry) -> Bool {
     lhs.time < rhs.time || (lhs.time == rhs.time && lhs.sequence < rhs.sequence)
   }
 }
