@@ -11,6 +11,8 @@ struct JSONStream {
   private var consumed: Int64 = 0
   /// Longest string kept (a longer one is an error; skipped strings have no limit).
   let maximumKept: Int
+  /// The bytes of the string being kept, reused from one string to the next.
+  private var scratch: [UInt8] = []
 
   init(_ file: ChunkedFile, maximumKept: Int = 1 << 20) {
     self.file = file
@@ -147,7 +149,10 @@ struct JSONStream {
 
   /// A string value, decoded (escapes, surrogate pairs); at most ``maximumKept`` bytes.
   mutating func string() throws(JSONStreamError) -> String {
-    var bytes: [UInt8] = []
+    var bytes = scratch
+    scratch = []
+    bytes.removeAll(keepingCapacity: true)
+    defer { scratch = bytes }
     try scanString(keep: &bytes, keeping: true)
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -164,6 +169,28 @@ struct JSONStream {
   private mutating func scanString(keep bytes: inout [UInt8], keeping: Bool) throws(JSONStreamError) {
     try expect(UInt8(ascii: "\""), "a string")
     while true {
+      // The run of plain bytes already in the buffer, taken at once (no line break can be
+      // inside a string: control bytes are refused below).
+      let available = file.available
+      if available > 0 {
+        let base = file.cursor
+        var run = 0
+        while run < available {
+          let byte = base.load(fromByteOffset: run, as: UInt8.self)
+          if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+          run += 1
+        }
+        if run > 0 {
+          if keeping {
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: base, count: run))
+            if bytes.count > maximumKept {
+              throw .syntax(failure("a string longer than \(maximumKept >> 20) MiB where a short value was expected"))
+            }
+          }
+          file.start += run
+          consumed += Int64(run)
+        }
+      }
       guard let byte = try rawByte() else {
         throw .syntax(failure("unterminated string (is the file truncated?)"))
       }
