@@ -27,13 +27,18 @@ public struct TraceFormat: RegistryEntry {
   /// the file name does not tell (see ``TraceSniffer``).
   let sniff: (@Sendable (TraceSample) -> SniffVerdict?)?
   let opener: @Sendable (String, Parameters) throws(TraceError) -> any TraceReader
+  /// Checks parameter values beyond their kind (a log format that does not compile), so that a
+  /// bad one is a usage error before any file is opened.
+  let check: (@Sendable (Parameters) throws(ConfigurationError) -> Void)?
 
   init(
     name: String, aliases: [String] = [], summary: String, parameters: [ParameterSpec] = [],
     fileSuffixes: [String] = [], traits: TraceTraits, sniff: (@Sendable (TraceSample) -> SniffVerdict?)? = nil,
+    check: (@Sendable (Parameters) throws(ConfigurationError) -> Void)? = nil,
     open: @escaping @Sendable (String, Parameters) throws(TraceError) -> any TraceReader
   ) {
     self.sniff = sniff
+    self.check = check
     self.name = name
     self.aliases = aliases
     self.summary = summary
@@ -118,6 +123,7 @@ public struct TraceSpec: Sendable, CustomStringConvertible {
   /// - Throws: `ConfigurationError` for an unknown format or parameter.
   public init(parsing text: String) throws(ConfigurationError) {
     (format, parameters) = try TraceFormat.registry.parse(text)
+    try format.check?(parameters)
   }
 
   /// A spec for `format` with default parameters.

@@ -102,6 +102,13 @@ enum CLI {
     ),
     (["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "12XB"], "cache size '12XB'"),
     (
+      [
+        "run", "--trace", "x.log", "--format", "access-log:log-format='$msec ${request'", "--policies", "lru",
+        "--sizes", "1",
+      ],
+      "'${' without a closing '}'"
+    ),
+    (
       ["run", "--trace", "x.csv", "--policies", "lru", "--sizes", "2.5"],
       "fraction of the working set must be in (0, 1]"
     ),

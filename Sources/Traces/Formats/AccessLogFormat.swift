@@ -48,6 +48,17 @@ struct AccessLogParser: CountingLineParser {
     }
   }
 
+  /// Refuses a `log-format` that does not compile, as a usage error before any file is read.
+  @Sendable static func check(_ parameters: Parameters) throws(ConfigurationError) {
+    let requested = parameters.string("log-format")
+    guard requested.lowercased() != "auto" else { return }
+    do throws(LineError) {
+      _ = try pattern(requested)
+    } catch {
+      throw ConfigurationError(.invalidValue, "access-log: \(error.message)")
+    }
+  }
+
   /// The pattern `name` stands for, or an error naming the file whose format it was to read.
   private static func compiled(_ name: String, _ path: String) throws(TraceError) -> LogFormatPattern {
     do throws(LineError) {
@@ -211,7 +222,8 @@ extension TraceFormat {
     ],
     fileSuffixes: ["access.log", "access_log"],
     traits: HTTPTraffic.traits,
-    sniff: AccessLogParser.sniff
+    sniff: AccessLogParser.sniff,
+    check: AccessLogParser.check
   ) { path, parameters throws(TraceError) in
     TimeOrderedReader(
       try LineRecordReader(path: path, parser: AccessLogParser(parameters: parameters)), parameters: parameters)
