@@ -150,6 +150,25 @@ import Traces
     #expect(read.notes?.contains("later than that") != true, "\(read.notes ?? "")")
   }
 
+  /// RFC 9211 `Cache-Status`: the last member is the cache nearest the client; `hit` is a hit,
+  /// `fwd` a miss unless the origin revalidated with 304.
+  @Test func theStandardCacheStatusHeaderSaysWhatTheCacheDid() throws {
+    let format = "access-log:log-format='$msec \"$request\" $status $body_bytes_sent \"$sent_http_cache_status\"'"
+    let statuses: [(String, ObservedOutcome)] = [
+      ("ExampleCache; hit", .upstreamHit),
+      ("Origin; fwd=uri-miss, Edge; fwd=stale; fwd-status=304", .upstreamHit),
+      ("Edge; fwd=uri-miss; stored", .upstreamMiss),
+      ("Edge; hit, Proxy; fwd=uri-miss", .upstreamMiss),
+      ("-", .unknown),
+      ("Edge; detail=xyz", .unknown),
+    ]
+    let log = statuses.enumerated().map { index, status in
+      "\(100 + index).000 \"GET /\(index) HTTP/1.1\" 200 10 \"\(status.0)\""
+    }.joined(separator: "\n")
+    let read = try Self.read(log, format, name: "cache-status.log")
+    #expect(read.attributes.map(\.observed) == statuses.map(\.1))
+  }
+
   @Test func accessLogsAreRecognisedByContent() throws {
     let path = Paths.temporaryFile(
       "server.log", text: "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"\n")

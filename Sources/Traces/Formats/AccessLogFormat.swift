@@ -200,6 +200,8 @@ struct AccessLogParser: CountingLineParser {
     case .age: record.age = value
     case .vary: record.vary = value
     case .date: record.date = value
+    case .cacheStatus:
+      if record.observed == .unknown { record.observed = HTTPCacheHeaders.cacheStatus(value) }
     case .xCache, .xCacheStatus, .cfCacheStatus:
       if record.observed == .unknown { record.observed = HTTPCacheHeaders.outcome(value) }
     case .wwwAuthenticate, .authorization: record.authorization = !value.isEmpty

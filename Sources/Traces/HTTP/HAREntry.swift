@@ -73,7 +73,7 @@ struct HAREntry {
     var values: [String: String] = [:]
     static let kept: Set<String> = [
       "cache-control", "expires", "date", "last-modified", "age", "etag", "vary", "content-type", "content-length",
-      "authorization", "www-authenticate", "x-cache", "x-cache-status", "cf-cache-status",
+      "authorization", "www-authenticate", "cache-status", "x-cache", "x-cache-status", "cf-cache-status",
     ]
 
     mutating func add(_ name: String, _ value: String) {
@@ -187,6 +187,7 @@ struct HAREntry {
     record.vary = responseHeaders["vary"]
     record.contentType = responseHeaders["content-type"]
     record.authorization = requestHeaders["authorization"] != nil || responseHeaders["www-authenticate"] != nil
+    if let value = responseHeaders["cache-status"] { record.observed = HTTPCacheHeaders.cacheStatus(value) }
     for name in ["x-cache", "x-cache-status", "cf-cache-status"] {
       if let value = responseHeaders[name], record.observed == .unknown {
         record.observed = HTTPCacheHeaders.outcome(value)

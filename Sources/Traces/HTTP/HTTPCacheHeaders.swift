@@ -5,6 +5,18 @@ import CacheCore
 /// cache nearest the client), nginx's conventional `X-Cache-Status` (its
 /// `$upstream_cache_status`), and Cloudflare's `CF-Cache-Status`.
 enum HTTPCacheHeaders {
+  /// What the standard `Cache-Status` header (RFC 9211) says the cache nearest the client did
+  /// (its member is the last: each cache appends one): `hit` is a hit; `fwd=…` went to the
+  /// next hop, a hit all the same when that hop answered 304 to a revalidation
+  /// (`fwd=stale;fwd-status=304`, as a REVALIDATED); anything else says nothing.
+  static func cacheStatus(_ value: String) -> ObservedOutcome {
+    guard let member = value.split(separator: ",").last else { return .unknown }
+    let parameters = member.split(separator: ";").dropFirst().map { $0.trimmingSpaces().lowercased() }
+    if parameters.contains("hit") { return .upstreamHit }
+    guard parameters.contains(where: { $0.hasPrefix("fwd=") }) else { return .unknown }
+    return parameters.contains("fwd-status=304") ? .upstreamHit : .upstreamMiss
+  }
+
   /// A hit for HIT, STALE, UPDATING, REVALIDATED and RefreshHit (served without a full fetch
   /// from the origin); a miss for MISS, EXPIRED, BYPASS and DYNAMIC; otherwise unknown.
   static func outcome(_ value: String) -> ObservedOutcome {

@@ -38,6 +38,7 @@ struct LogFormatPattern: Sendable {
     case contentType = "content_type"
     case contentLength = "content_length"
     case age, vary, date
+    case cacheStatus = "cache_status"
     case xCache = "x_cache"
     case xCacheStatus = "x_cache_status"
     case cfCacheStatus = "cf_cache_status"
