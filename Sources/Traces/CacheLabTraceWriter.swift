@@ -7,8 +7,7 @@ import CacheCore
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
 /// `vary`, `authorization`, `stored_size`, `cost`, `observed`, and `url_length` where a key's
 /// text is not as long as the URL it stands for), so that the written file replays exactly
-/// as its source. Streams; memory is
-/// what ``KeyNames`` keeps.
+/// as its source. Streams; memory is what ``KeyNames`` keeps.
 public final class CacheLabTraceWriter: TraceWriter {
   private let file: AtomicFileWriter
   private let names: KeyNames?
@@ -91,37 +90,28 @@ public final class CacheLabTraceWriter: TraceWriter {
     try file.writeByte(0x0A)
   }
 
-  /// `,class,version,…,observed` for one row (empty cells where a value is absent).
+  /// `class,version,…,observed` for one row (empty cells where a value is absent).
   private func writeHTTPColumns(_ row: RequestAttributes, names: KeyNames) throws(FileError) {
-    var cells: [String] = [
-      row.contentClass.name,
-      row.version >= 0 ? String(row.version) : "",
-      CSVCell.quoted(row.cacheControl.headerValue),
-      row.expires == RequestAttributes.absent ? "" : row.expires == RequestAttributes.invalidDate ? "invalid" : "",
-      "", "", row.age >= 0 ? String(row.age) : "",
-      row.etag == 0 ? "" : (row.etagIsWeak ? "W/" : "") + names.etag(row.etag),
-      String(row.status), "",
-      row.vary ? "1" : "", row.authorization ? "1" : "",
-      row.storedSize >= 0 ? String(row.storedSize) : "",
-      row.cost >= 0 ? String(row.cost) : "",
-      row.observed.csvName,
-    ]
-    // Times: seconds with microseconds, never below the epoch (the reader takes no sign).
-    for (index, value) in [(3, row.expires), (4, row.date), (5, row.lastModified), (9, row.latency)]
-    where value != RequestAttributes.absent && value != RequestAttributes.invalidDate && (index != 9 || value >= 0) {
-      cells[index] = Self.seconds(max(0, value))
+    /// A time cell in seconds; never below the epoch (the reader takes no sign).
+    func time(_ micros: Int64) throws(FileError) {
+      if micros != RequestAttributes.absent, micros != RequestAttributes.invalidDate {
+        try file.writeSeconds(max(0, micros))
+      }
+      try file.writeByte(0x2C)
     }
-    try file.write(cells.joined(separator: ","))
-  }
-
-  private static func seconds(_ micros: Int64) -> String {
-    let whole = String(micros / 1_000_000)
-    let fraction = micros % 1_000_000
-    guard fraction != 0 else { return whole }
-    var digits = String(fraction)
-    digits = String(repeating: "0", count: 6 - digits.count) + digits
-    while digits.hasSuffix("0") { digits.removeLast() }
-    return whole + "." + digits
+    try file.write(row.contentClass.name + "," + (row.version >= 0 ? String(row.version) : ""))
+    try file.write("," + CSVCell.quoted(row.cacheControl.headerValue) + ",")
+    if row.expires == RequestAttributes.invalidDate { try file.write("invalid") }
+    try time(row.expires)
+    try time(row.date)
+    try time(row.lastModified)
+    try file.write(row.age >= 0 ? String(row.age) + "," : ",")
+    if row.etag != 0 { try file.write((row.etagIsWeak ? "W/" : "") + names.etag(row.etag)) }
+    try file.write("," + String(row.status) + ",")
+    try time(row.latency >= 0 ? row.latency : RequestAttributes.absent)
+    let flags = [row.vary ? "1" : "", row.authorization ? "1" : ""]
+    let sizes = [row.storedSize >= 0 ? String(row.storedSize) : "", row.cost >= 0 ? String(row.cost) : ""]
+    try file.write((flags + sizes + [row.observed.csvName]).joined(separator: ","))
   }
 
   public func commit() throws(FileError) { try file.commit() }

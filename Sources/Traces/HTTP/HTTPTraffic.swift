@@ -202,7 +202,7 @@ struct HTTPTraffic {
     }
     if var etag = record.etag {
       etag.withUTF8 { bytes in
-        var value = Self.trimmed(UnsafeRawBufferPointer(bytes))
+        var value = ByteParsing.trim(UnsafeRawBufferPointer(bytes))
         guard !value.isEmpty else { return }
         if value.count >= 2, value[0] == UInt8(ascii: "W"), value[1] == UInt8(ascii: "/") {
           row.etagIsWeak = true
@@ -212,7 +212,7 @@ struct HTTPTraffic {
         row.etag = hash == 0 ? 1 : hash
       }
     }
-    if var value = record.vary, !value.withUTF8({ Self.trimmed(UnsafeRawBufferPointer($0)).isEmpty }) {
+    if var value = record.vary, !value.withUTF8({ ByteParsing.trim(UnsafeRawBufferPointer($0)).isEmpty }) {
       row.vary = true
     }
     if let value = record.contentType,
@@ -222,15 +222,6 @@ struct HTTPTraffic {
     }
     row.authorization = record.authorization
     if let latency = record.latency, latency >= 0 { row.latency = latency }
-  }
-
-  /// `bytes` without leading and trailing spaces and tabs.
-  private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    var start = 0
-    var end = bytes.count
-    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-    while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
   private static func httpDate(_ text: String) -> Int64? {

@@ -140,8 +140,9 @@ public struct URLAnonymizer {
     result.reserveCapacity(bytes.count)
     var index = 0
     while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-        let low = hexValue(bytes[index + 2])
+      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+        let high = LogFormatPattern.hexDigit(bytes[index + 1]),
+        let low = LogFormatPattern.hexDigit(bytes[index + 2])
       {
         result.append(high << 4 | low)
         index += 3
@@ -151,15 +152,6 @@ public struct URLAnonymizer {
       }
     }
     return result
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: byte - 0x30
-    case 0x41...0x46: byte - 0x41 + 10
-    case 0x61...0x66: byte - 0x61 + 10
-    default: nil
-    }
   }
 
   private static func isSchemeCharacter(_ character: Character) -> Bool {
