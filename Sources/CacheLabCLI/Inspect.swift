@@ -24,7 +24,7 @@ struct Inspect: ParsableCommand {
       Examples:
         cachelab inspect Traces/zipf-demo.oracleGeneral.bin
         cachelab inspect ../shared/traces/cache2k/web07.trace --format int32-be --output web07.csv
-        cachelab inspect app.har
+        cachelab inspect app.har --report app-inspection/
       """)
 
   @Argument(help: ArgumentHelp("The trace file.", valueName: "trace"))
@@ -36,6 +36,12 @@ struct Inspect: ParsableCommand {
   @Option(help: ArgumentHelp("Also write the figures as CSV (section,name,low,high,value).", valueName: "file.csv"))
   var output: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write a Markdown summary with the tables, inspection.csv and SVG charts into this folder.",
+      valueName: "dir"))
+  var report: String?
+
   @Flag(help: "Do not print the progress bar.")
   var quiet = false
 
@@ -43,7 +49,12 @@ struct Inspect: ParsableCommand {
     var paths = PathCheck()
     paths.read("trace", format == nil ? TraceSpec.shorthand(trace).path : trace)
     paths.write("--output", output)
+    paths.writeFolder("--report", report, files: InspectReport.ownedFiles)
     try paths.check()
+    if let report, ReportDirectory.holdsAReport(report) {
+      throw ValidationError(
+        "--report \(report) holds a run report (report.csv): an inspection would mix with it; choose another folder")
+    }
     _ = try CLIErrors.translating { try spec() }
   }
 
@@ -60,12 +71,16 @@ struct Inspect: ParsableCommand {
       let (path, spec) = try spec()
       let inspection = try TraceInspection.inspect(path, format: spec) { done, total in bar.update(done, total) }
       bar.finish()
-      print(
-        Self.text(inspection, trace: path + (spec.note.map { " (\(spec.format.name), \($0))" } ?? "")), terminator: "")
+      let label = path + (spec.note.map { " (\(spec.format.name), \($0))" } ?? "")
+      print(Self.text(inspection, trace: label), terminator: "")
       if let writer {
         try writer.write(Self.csv(inspection))
         try writer.commit()
         print("wrote \(writer.path)")
+      }
+      if let report {
+        try InspectReport.write(inspection, trace: path, label: label, to: report)
+        print("wrote \(report)/README.md")
       }
     }
   }
@@ -75,7 +90,8 @@ struct Inspect: ParsableCommand {
     return index == 0 ? (0, 1) : (Int64(1) << index, (Int64(1) << (index + 1)) - 1)
   }
 
-  static func text(_ inspection: TraceInspection, trace: String) -> String {
+  /// The summary table: requests, bytes, objects, working set, one-hit wonders, duration, sizes, Zipf α.
+  static func summaryRows(_ inspection: TraceInspection) -> [[String]] {
     var rows: [[String]] = []
     rows.append([
       "requests",
@@ -102,19 +118,26 @@ struct Inspect: ParsableCommand {
     } else {
       rows.append(["Zipf alpha", "n/a (fewer than 3 objects requested twice)"])
     }
-    var text = trace + "\n" + TableReport.align(rows)
+    return rows
+  }
+
+  static func text(_ inspection: TraceInspection, trace: String) -> String {
+    var text = trace + "\n" + TableReport.align(summaryRows(inspection))
     text += "\nreuse distance (distinct objects in between)   re-requests\n"
-    for (index, count) in inspection.reuseHistogram.enumerated() where count > 0 {
-      let (low, high) = bucketRange(index, reuse: true)
-      text += "  " + (low == high ? "\(low)" : "\(low)–\(high)").padded(44) + "\(count)\n"
-    }
+    for row in histogramRows(inspection, reuse: true) { text += "  " + row[0].padded(44) + row[1] + "\n" }
     text += "\nobject size                                    objects\n"
-    for (index, count) in inspection.sizeHistogram.enumerated() where count > 0 {
-      let (low, high) = bucketRange(index, reuse: false)
-      text += "  " + "\(low)–\(high) B".padded(44) + "\(count)\n"
-    }
+    for row in histogramRows(inspection, reuse: false) { text += "  " + row[0].padded(44) + row[1] + "\n" }
     if let http = inspection.http { text += httpText(http) }
     return text
+  }
+
+  /// The non-empty buckets of the reuse-distance or object-size histogram as (range, count).
+  static func histogramRows(_ inspection: TraceInspection, reuse: Bool) -> [[String]] {
+    let counts = reuse ? inspection.reuseHistogram : inspection.sizeHistogram
+    return counts.enumerated().filter { $0.element > 0 }.map { index, count in
+      let (low, high) = bucketRange(index, reuse: reuse)
+      return [reuse ? (low == high ? "\(low)" : "\(low)–\(high)") : "\(low)–\(high) B", "\(count)"]
+    }
   }
 
   static func csv(_ inspection: TraceInspection) -> String {

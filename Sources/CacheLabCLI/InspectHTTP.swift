@@ -42,9 +42,21 @@ extension Inspect {
   }
 
   static func httpText(_ http: HTTPInspection) -> String {
+    var text = "\n" + httpHeadline(http) + "\n" + TableReport.align(httpTable(http)) + httpObserved(http) + "\n"
+    let (length, rate) = rateRows(http)
+    text += "\nrequest rate per \(Self.duration(length)) of trace time\n" + TableReport.align(rate)
+    return text
+  }
+
+  /// `HTTP: N requests[, M invalidations …]`.
+  static func httpHeadline(_ http: HTTPInspection) -> String {
+    "HTTP: \(http.requests) requests"
+      + (http.invalidations > 0 ? ", \(http.invalidations) invalidations (POST/PUT/PATCH/DELETE)" : "")
+  }
+
+  /// The HTTP table: a title row per section, then (name, count, share) rows.
+  static func httpTable(_ http: HTTPInspection) -> [[String]] {
     let total = http.requests
-    var text = "\nHTTP: \(total) requests"
-    text += http.invalidations > 0 ? ", \(http.invalidations) invalidations (POST/PUT/PATCH/DELETE)\n" : "\n"
     let titles = [
       "cache_control": "Cache-Control", "freshness": "stated lifetime (max-age, else Expires − Date)",
       "validators": "validators", "headers": "other headers", "class": "content class",
@@ -83,9 +95,13 @@ extension Inspect {
         rows.append(["  \(hosts.count - topHosts) others", String(rest), percent(rest, of: records)])
       }
     }
-    text += TableReport.align(rows)
+    return rows
+  }
+
+  /// The `observed: …` sentence: what the trace's own caches did.
+  static func httpObserved(_ http: HTTPInspection) -> String {
     let known = http.observedHits + http.observedMisses
-    text += "observed: "
+    var text = "observed: "
     if known > 0 {
       text +=
         "the trace's own cache served \(http.observedHits) of \(known) requests whose record says (\(percent(http.observedHits, of: known)))"
@@ -94,9 +110,14 @@ extension Inspect {
     }
     if http.observedClientHits > 0 {
       text +=
-        "; the recording client's cache answered \(http.observedClientHits) (\(percent(http.observedClientHits, of: total)))"
+        "; the recording client's cache answered \(http.observedClientHits) (\(percent(http.observedClientHits, of: http.requests)))"
     }
-    text += "\n"
+    return text
+  }
+
+  /// The request-rate table (with a header row) and its interval length in seconds.
+  static func rateRows(_ http: HTTPInspection) -> (seconds: Int64, rows: [[String]]) {
+    let known = http.observedHits + http.observedMisses
     let (length, intervals) = http.rate()
     var rate: [[String]] = [["from", "requests", "req/s"] + (known > 0 ? ["observed hit ratio"] : [])]
     for interval in intervals {
@@ -109,8 +130,7 @@ extension Inspect {
       }
       rate.append(row)
     }
-    text += "\nrequest rate per \(Self.duration(length)) of trace time\n" + TableReport.align(rate)
-    return text
+    return (length, rate)
   }
 
   /// `seconds` as the largest whole unit: `90 s`, `10 min`, `6 h`, `2 d`.

@@ -44,6 +44,15 @@ public enum ReportDirectory {
       charts.append(("latency-cdf.svg", chart.title))
     }
     files.append(("README.md", ReportMarkdown.render(runs, charts: charts, baseline: baseline)))
+    try writeTogether(files, to: directory, removingStale: replacesAReport ? ownedFiles : [])
+    return files.map(\.name)
+  }
+
+  /// Writes `files` into `directory` together: each to a temporary file, synced, then all
+  /// renamed into place; then removes the names in `removingStale` this write did not produce.
+  public static func writeTogether(
+    _ files: [(name: String, text: String)], to directory: String, removingStale: [String]
+  ) throws(FileError) {
     var writers: [AtomicFileWriter] = []
     for file in files {
       let writer = try AtomicFileWriter(path: directory + "/" + file.name)
@@ -52,23 +61,22 @@ public enum ReportDirectory {
       try writer.sync()
     }
     for writer in writers { try writer.commit() }
-    // Files of the earlier report this one does not write go — only when the folder held a
-    // report, so a folder of the user's own files never loses a `windows.csv`.
     let written = Set(files.map(\.name))
-    if replacesAReport {
-      for stale in ownedFiles where !written.contains(stale) { unlink(directory + "/" + stale) }
-    }
-    return files.map(\.name)
+    for stale in removingStale where !written.contains(stale) { unlink(directory + "/" + stale) }
   }
 
   /// Whether `directory` holds a CacheLab report: a `report.csv` whose header starts as the
   /// report's does. Reads one line.
-  static func holdsAReport(_ directory: String) -> Bool {
-    guard let file = fopen(directory + "/report.csv", "r") else { return false }
+  public static func holdsAReport(_ directory: String) -> Bool {
+    startsWith(directory + "/report.csv", ReportColumn.standard.prefix(3).map(\.name).joined(separator: ","))
+  }
+
+  /// Whether the file at `path` exists and begins with `prefix` (under 60 bytes). Reads one line.
+  public static func startsWith(_ path: String, _ prefix: String) -> Bool {
+    guard let file = fopen(path, "r") else { return false }
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 64)
     guard fgets(&line, Int32(line.count), file) != nil else { return false }
-    let prefix = ReportColumn.standard.prefix(3).map(\.name).joined(separator: ",")
     return line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.hasPrefix(prefix)
   }
 
@@ -147,7 +155,8 @@ public enum ReportDirectory {
     return chart
   }
 
-  static func fileName(_ path: String) -> String {
+  /// The last component of `path`.
+  public static func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
   }
 }

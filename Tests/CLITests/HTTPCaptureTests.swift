@@ -172,6 +172,58 @@ import Testing
     #expect(rate.map { Int($0.split(separator: ",").last!)! }.reduce(0, +) == lines.count)
   }
 
+  @Test func reportHoldsTheTablesTheCSVAndTheCharts() throws {
+    let scratch = FaultCases3OutputTests.Scratch().path
+    let report = scratch + "/inspection"
+    let outcome = try CLI.run([
+      "inspect", HTTPCaptureTests.capture, "--format", HTTPCaptureTests.format, "--output", scratch + "/i.csv",
+      "--report", report, "--quiet",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: report).sorted()
+    #expect(
+      files == [
+        "README.md", "inspection.csv", "object-sizes.svg", "observed-hit-ratio.svg", "request-rate.svg",
+        "reuse-distance.svg",
+      ])
+    #expect(
+      try String(contentsOfFile: report + "/inspection.csv", encoding: .utf8)
+        == String(contentsOfFile: scratch + "/i.csv", encoding: .utf8))
+    // Every row of the terminal's HTTP table is a row of the Markdown one.
+    let markdown = try String(contentsOfFile: report + "/README.md", encoding: .utf8)
+    let text = outcome.stdout
+    let table = text[text.range(of: "\nHTTP: ")!.upperBound...].split(separator: "\n").dropFirst()
+      .prefix { !$0.hasPrefix("observed: ") }
+    #expect(table.count > 20)
+    for line in table {
+      let cells = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard cells.count >= 3, let count = Int(cells[cells.count - 3]) else { continue }
+      let name = cells.dropLast(3).joined(separator: " ")
+      #expect(markdown.contains("|   \(name) | \(count) | \(cells[cells.count - 2]) % |"), "\(line)\n\(markdown)")
+    }
+    for chart in files where chart.hasSuffix(".svg") {
+      #expect(markdown.contains("](\(chart))"), "\(chart)")
+      let svg = try String(contentsOfFile: report + "/" + chart, encoding: .utf8)
+      #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"), "\(chart)")
+    }
+    // A trace without HTTP attributes, inspected into the same folder, leaves no HTTP chart behind.
+    let again = try CLI.run(["inspect", MachineOutputTests.trace, "--report", report, "--quiet"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: report).sorted() == [
+        "README.md", "inspection.csv", "object-sizes.svg", "reuse-distance.svg",
+      ])
+    // A folder holding a run's report is refused before anything is written.
+    let run = try CLI.run([
+      "run", "--trace", MachineOutputTests.trace, "--policies", "lru", "--sizes", "10", "--report", scratch + "/run",
+      "--quiet",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let refused = try CLI.run(["inspect", MachineOutputTests.trace, "--report", scratch + "/run", "--quiet"])
+    #expect(refused.status == 64 && refused.stderr.contains("holds a run report"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: scratch + "/run/inspection.csv"))
+  }
+
   @Test func recordsThatAreNotRequestsAreTalliedToo() throws {
     let log = """
       10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET http://A.example:8080/a.png HTTP/1.1" 200 2326 "-" "-"
