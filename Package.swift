@@ -90,7 +90,7 @@ let package = Package(
       dependencies: ["CacheCore", "Policies", "Replay", "Traces", "TestSupport"]
     ),
     .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
-    .testTarget(name: "TracesTests", dependencies: ["CacheCore", "Traces", "TestSupport"]),
+    .testTarget(name: "TracesTests", dependencies: ["CacheCore", "Traces", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(
       name: "StatsTests", dependencies: ["CacheCore", "Stats", "Workloads", "Analysis", "Traces", "TestSupport"]),
     .testTarget(

@@ -40,6 +40,40 @@ import Testing
   }
 }
 
+/// Every real producer's HAR (Tests/TracesTests/Fixtures/har-producers) replays through
+/// policies, every preset and a custom `--expiry http` engine, each counting the same requests
+/// and the client-cache answers the HAR marks.
+@Suite struct HARProducerReplayTests {
+  static let folder = Paths.packageRoot.appendingPathComponent("Tests/TracesTests/Fixtures/har-producers").path
+  static let files: [String] =
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".har") }.sorted()
+
+  @Test(arguments: files) func replaysThroughPoliciesPresetsAndAnEngine(file: String) throws {
+    let path = Self.folder + "/" + file
+    let scratch = FaultCases3OutputTests.Scratch().path
+    let first = try CLI.run(["run", "--trace", path, "--policies", "lru", "--sizes", "1"])
+    #expect(first.status == 0, "\(file): \(first.stderr)")
+    let requests = try #require(first.stdout.firstMatch(of: #/: (\d+) requests/#)?.1, "\(first.stdout)")
+    var client: String?
+    for engines in [
+      ["--policies", "lru,sieve", "--sizes", "64KiB,1MiB"], ["--preset", "kingfisher,nuke,urlcache-linux,sdwebimage"],
+      ["--memory", "lru:1MiB", "--disk", "lru:16MiB", "--expiry", "http"],
+    ] {
+      let csv = scratch + "/\(UUID().uuidString.prefix(8)).csv"
+      let outcome = try CLI.run(["run", "--trace", path, "--output", csv, "--quiet"] + engines)
+      #expect(outcome.status == 0, "\(file) \(engines): \(outcome.stderr)")
+      let table = try ReportTable(contentsOf: csv)
+      #expect(!table.rows.isEmpty)
+      for row in table.rows {
+        #expect(table.value(row, "requests") == String(requests), "\(file) \(engines)")
+        let hits = table.value(row, "observed_client_hits")
+        #expect(client == nil || hits == client, "\(file) \(engines)")
+        client = hits
+      }
+    }
+  }
+}
+
 /// `convert` turns the nginx capture into the cachelab CSV, plain and anonymized, and every
 /// preset, a policy and a custom `--expiry http` engine give exactly the same figures on the
 /// converted files as on the capture itself.

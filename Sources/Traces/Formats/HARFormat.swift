@@ -75,10 +75,11 @@ final class HARReader: TraceReader {
         switch name {
         case "creator", "browser":
           try stream.object { (stream, field) throws(JSONStreamError) in
-            if field == "name", let value = try stream.optionalString(), self.producer == .other || name == "creator" {
+            guard field == "name" else { return try stream.skipValue() }
+            // `browser` names the producer only where `creator` did not (a string is read
+            // whole either way: the value is consumed before it is judged).
+            if let value = try stream.optionalString(), self.producer == .other || name == "creator" {
               self.producer = HARProducer(creator: value)
-            } else {
-              try stream.skipValue()
             }
           }
         case "entries":

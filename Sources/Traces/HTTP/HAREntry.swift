@@ -203,13 +203,13 @@ struct HAREntry {
 
   /// Whether the recording browser answered from its own cache: Chrome's `_fromCache`
   /// (memory or disk), Safari's `_fetchType` (Memory Cache, Disk Cache), and for Firefox, which
-  /// marks nothing, a response with no bytes on the wire, no header bytes and no server address.
+  /// marks nothing, a response other than 304 with no header bytes and no server address
+  /// (Firefox 111 writes its memory-cache answers with `bodySize` -1 and no headers, its
+  /// disk-cache answers with the stored sizes and `headersSize` 0; Firefox 45 wrote `bodySize` 0).
   func clientCacheHit(producer: HARProducer) -> Bool {
     if let fromCache, !fromCache.isEmpty { return true }
     if let fetchType, fetchType == "Memory Cache" || fetchType == "Disk Cache" { return true }
-    if producer == .firefox, let status, status != 304, status != 0, bodySize == 0, (headersSize ?? 0) <= 0,
-      (contentSize ?? 0) > 0, serverAddress == nil
-    {
+    if producer == .firefox, let status, status != 304, status != 0, (headersSize ?? 0) <= 0, serverAddress == nil {
       return true
     }
     return false
