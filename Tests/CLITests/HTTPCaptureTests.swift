@@ -40,6 +40,140 @@ import Testing
   }
 }
 
+/// The Squid and mitmproxy captures (Scripts/capture-http.sh; commands in Traces/README.md):
+/// the same `gen http` workload as the nginx one, through a real Squid writing its native log
+/// with `log_mime_hdrs`, and through mitmdump writing a HAR.
+@Suite struct SquidAndMitmproxyCaptureTests {
+  static let squid = Paths.packageRoot.appendingPathComponent("Traces/captures/squid-http.access.log").path
+  static let har = Paths.packageRoot.appendingPathComponent("Traces/captures/mitmproxy-http.har").path
+
+  /// The figures of `run` on `trace` with three presets and LRU, as a report table.
+  static func replay(_ trace: String, format: String? = nil) throws -> (stdout: String, table: ReportTable) {
+    let csv = FaultCases3OutputTests.Scratch().path + "/capture.csv"
+    let outcome = try CLI.run(
+      ["run", "--trace", trace, "--preset", "kingfisher,nuke,urlcache-linux", "--policies", "lru", "--sizes", "16MiB"]
+        + (format.map { ["--format", $0] } ?? []) + ["--output", csv])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    return (outcome.stdout, try ReportTable(contentsOf: csv))
+  }
+
+  @Test func squidCaptureReplaysWithItsObservedOutcome() throws {
+    let lines = try String(contentsOfFile: Self.squid, encoding: .utf8).split(separator: "\n")
+    #expect(try String(contentsOfFile: Self.squid + ".format", encoding: .utf8).hasPrefix("squid"))
+    // Fields: time elapsed client CODE/status bytes method URL … [request headers] [reply headers]
+    let records = lines.map { $0.split(separator: " ") }.filter { $0[5] == "GET" && $0[6].hasPrefix("http://") }
+    let codes = records.map { $0[3].split(separator: "/")[0] }
+    let served = codes.filter { ["TCP_MEM_HIT", "TCP_HIT", "TCP_REFRESH_UNMODIFIED", "TCP_IMS_HIT"].contains($0) }
+    let fetched = codes.filter { ["TCP_MISS", "TCP_REFRESH_MODIFIED"].contains($0) }
+    #expect(!served.isEmpty && !fetched.isEmpty && served.count + fetched.count == records.count, "\(Set(codes))")
+    #expect(lines.allSatisfy { $0.hasSuffix("]") }, "every line carries log_mime_hdrs")
+    let (stdout, table) = try Self.replay(Self.squid)
+    #expect(stdout.contains(": \(records.count) requests"), "\(stdout)")
+    #expect(table.rows.count == 4)
+    for row in table.rows {
+      #expect(table.value(row, "observed_hits") == String(served.count))
+      #expect(table.value(row, "requests") == String(records.count))
+    }
+    // The headers Squid logged are read: the same workload's cacheability as nginx logged it.
+    let squid = try CLI.run(["inspect", Self.squid, "--quiet"]).stdout
+    let nginx = try CLI.run(["inspect", HTTPCaptureTests.capture, "--format", HTTPCaptureTests.format, "--quiet"])
+      .stdout
+    for figure in [
+      "distinct objects", "working set", "  no-store", "  no-cache", "  ETag and Last-Modified", "  image",
+    ] {
+      let line = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix(figure) } }
+      #expect(line(squid) != nil && line(squid) == line(nginx), "\(figure)\n\(squid)\n\(nginx)")
+    }
+  }
+
+  @Test func mitmproxyHARReplaysEveryEntry() throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: Self.har))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let log = try #require(root["log"] as? [String: Any])
+    let entries = try #require(log["entries"] as? [[String: Any]])
+    #expect((log["creator"] as? [String: Any])?["name"] as? String == "mitmproxy")
+    let (stdout, table) = try Self.replay(Self.har)
+    #expect(stdout.contains(": \(entries.count) requests") && stdout.contains("mitmproxy HAR"), "\(stdout)")
+    // No cache on the path: nothing is observed, and the LRU row's misses are the distinct URLs.
+    let urls = Set(entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String })
+    for row in table.rows { #expect(table.value(row, "observed_hits") == "") }
+    let lru = try #require(table.rows.first { table.value($0, "policy") == "lru" })
+    #expect(table.value(lru, "misses") == String(urls.count), "\(urls.count) URLs")
+  }
+}
+
+/// Makes a small capture with each real server or tool (Scripts/capture_http.py), then
+/// replays it: every request of the workload is read, and the observed hits are exactly the
+/// records the server's own log marks as served. `.ci/run` installs the tools
+/// (Scripts/ensure-capture-tools.sh); elsewhere a missing one skips with a message.
+@Suite struct LiveCaptureTests {
+  static let script = Paths.packageRoot.appendingPathComponent("Scripts/capture_http.py").path
+
+  /// Where `server`'s program is, if installed.
+  static func tool(_ server: String) -> String? {
+    let candidates =
+      server == "mitmproxy"
+      ? [Paths.packageRoot.appendingPathComponent(".venv-capture/bin/mitmdump").path]
+      : ["/usr/sbin/\(server)", "/usr/bin/\(server)", "/usr/local/sbin/\(server)", "/usr/local/bin/\(server)"]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  @Test(arguments: ["nginx", "squid", "mitmproxy"]) func captureAndReplay(server: String) throws {
+    guard Self.tool(server) != nil else {
+      if Paths.isCI {
+        Issue.record("\(server) is not installed: .ci/run installs it with Scripts/ensure-capture-tools.sh")
+      } else {
+        print("skipping: \(server) is not installed (bash Scripts/ensure-capture-tools.sh installs it)")
+      }
+      return
+    }
+    let capture = FaultCases3OutputTests.Scratch().path + "/capture." + (server == "mitmproxy" ? "har" : "log")
+    let asked = server == "mitmproxy" ? 60 : 300
+    // timeout(1) bounds the whole capture generously; the script bounds each wait itself.
+    let made = try ChildProcess.run(
+      "/usr/bin/timeout",
+      ["600", "python3", Self.script, server, "--output", capture, "--requests", String(asked), "--seed", "7"]
+        + (server == "mitmproxy" ? ["--size-scale", "1000"] : []),
+      environment: ["CACHELAB": CLI.binary])
+    #expect(made.status == 0, "\(made.stderr)")
+    let format = try String(contentsOfFile: capture + ".format", encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = try String(contentsOfFile: capture, encoding: .utf8)
+    // The workload's GETs, as the server or tool logged them.
+    let lines = text.split(separator: "\n")
+    let requests =
+      server == "mitmproxy"
+      ? text.components(separatedBy: "\"startedDateTime\"").count - 1
+      : lines.filter { $0.contains(" GET http") || $0.contains("\"GET /") }.count
+    #expect(requests > asked / 2 && requests <= asked, "\(requests) of \(asked)")
+    var served = 0
+    if server == "nginx" {
+      served =
+        text.split(separator: "\n").filter { line in
+          ["HIT", "STALE", "UPDATING", "REVALIDATED"].contains(
+            line.split(separator: " ").dropLast().last.map(String.init))
+        }.count
+    } else if server == "squid" {
+      served =
+        text.split(separator: "\n").filter { line in
+          ["TCP_MEM_HIT", "TCP_HIT", "TCP_REFRESH_UNMODIFIED", "TCP_IMS_HIT"].contains(
+            line.split(separator: " ")[3].split(separator: "/")[0])
+        }.count
+    }
+    let csv = capture + ".csv"
+    let outcome = try CLI.run([
+      "run", "--trace", capture, "--format", format, "--preset", "kingfisher,urlcache-linux", "--output", csv,
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout.contains(": \(requests) requests"), "\(outcome.stdout)")
+    let table = try ReportTable(contentsOf: csv)
+    for row in table.rows {
+      #expect(table.value(row, "observed_hits") == (server == "mitmproxy" ? "" : String(served)), "\(server)")
+    }
+    if server != "mitmproxy" { #expect(served > 0, "\(server) served nothing from its cache") }
+  }
+}
+
 /// Every real producer's HAR (Tests/TracesTests/Fixtures/har-producers) replays through
 /// policies, every preset and a custom `--expiry http` engine, each counting the same requests
 /// and the client-cache answers the HAR marks.

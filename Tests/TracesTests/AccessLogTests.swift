@@ -231,6 +231,35 @@ import Traces
   }
 }
 
+extension SquidLogTests {
+  @Test func logMimeHeadersGiveTheResponseHeaders() throws {
+    // `log_mime_hdrs on`: escaped as Format::QuoteMimeBlob escapes (\r \n, %xx for %, [, ],
+    // control bytes; a backslash doubled). The URL has brackets of its own (IPv6).
+    let reply =
+      #"HTTP/1.1 200 OK\r\nCache-Control: max-age=60\r\nCache-Control: must-revalidate\r\nETag: "v%5b1%5d"\r\n"#
+      + #"Last-Modified: Sat, 07 Nov 2026 00:32:54 GMT\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n"#
+      + #"X-Odd: a\\b 50%25\r\n\r\n"#
+    let log = """
+      1700000000.500    250 10.0.0.1 TCP_MISS/200 1210 GET http://[::1]:8080/a.jpg - HIER_DIRECT/::1 image/jpeg [Host: [::1]\\r\\nAuthorization: Basic eA==\\r\\n] [\(reply)]
+      1700000001.000      1 10.0.0.1 TCP_MEM_HIT/200 1210 GET http://[::1]:8080/a.jpg - HIER_NONE/- image/jpeg [] [\(reply)]
+      1700000002.000      2 10.0.0.1 TCP_MISS/200 900 GET http://[::1]:8080/b.jpg - HIER_DIRECT/::1 -
+
+      """
+    let read = try AccessLogTests.read(log, "squid", name: "squid-access.log")
+    #expect(read.requests.count == 3)
+    #expect(read.requests[0].key == KeyHash.hash("http://[::1]:8080/a.jpg"))
+    // The body is Content-Length (the logged bytes count the reply headers too).
+    #expect(read.requests.map(\.size) == [1000, 1000, 900])
+    let first = read.attributes[0]
+    #expect(first.cacheControl.maxAge == 60 && first.cacheControl.mustRevalidate)
+    #expect(first.etag == KeyHash.hash("\"v[1]\""))
+    #expect(first.lastModified == 1_794_011_574_000_000)
+    #expect(first.authorization && !read.attributes[1].authorization)
+    #expect(read.attributes[2].cacheControl.isPresent == false)
+    #expect(read.attributes.map(\.observed) == [.upstreamMiss, .upstreamHit, .upstreamMiss])
+  }
+}
+
 /// The `w3c` format: CloudFront standard logs and IIS logs through their `#Fields:` line.
 @Suite struct W3CLogTests {
   static let cloudFrontFields =

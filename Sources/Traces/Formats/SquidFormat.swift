@@ -2,9 +2,11 @@ import CacheCore
 
 /// Squid's native `access.log` (`logformat squid`, src/cf.data.pre): `time elapsed client
 /// CODE/status bytes method URL user HIERARCHY/peer type`, fields separated by runs of spaces
-/// (elapsed is right-aligned). Each line is one ``HTTPRecord``: the time is the logged end
-/// minus the elapsed milliseconds, the size the bytes delivered (Squid logs headers and body
-/// together), and the result code says what the cache did (see Traces/README.md).
+/// (elapsed is right-aligned), then with `log_mime_hdrs on` the request's and the reply's
+/// headers in brackets. Each line is one ``HTTPRecord``: the time is the logged end minus the
+/// elapsed milliseconds, the size the reply's Content-Length (else the bytes delivered, less
+/// the reply's headers when logged), and the result code says what the cache did (see
+/// Traces/README.md).
 struct SquidParser: CountingLineParser {
   var traits: TraceTraits { HTTPTraffic.traits }
   var producesAttributes: Bool { true }
@@ -16,13 +18,23 @@ struct SquidParser: CountingLineParser {
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
     if try isBlankText(line) { return 0 }
-    let fields = Self.fields(line)
+    var fields = Self.fields(line)
+    var record = HTTPRecord()
+    var headerBytes: Int64 = 0
+    if let blocks = Self.mimeBlocks(line) {
+      fields = Self.fields(UnsafeRawBufferPointer(rebasing: line[..<blocks.native]))
+      var request = HAREntry.HeaderFields()
+      var reply = HAREntry.HeaderFields()
+      Self.headers(blocks.request, into: &request)
+      headerBytes = Self.headers(blocks.reply, into: &reply)
+      record.take(response: reply, request: request)
+      record.bodySize = record.contentLength
+    }
     guard fields.count >= 10 else {
       throw LineError(
         "expected at least 10 fields (time elapsed client CODE/status bytes method URL user hierarchy type), found \(fields.count)"
       )
     }
-    var record = HTTPRecord()
     guard let logged = HTTPTime.epochSeconds(fields[0]) else {
       throw LineError("time '\(Self.text(fields[0]))' is not epoch seconds")
     }
@@ -38,10 +50,12 @@ struct SquidParser: CountingLineParser {
     guard let bytes = ByteParsing.unsigned(fields[4]), bytes <= UInt64(Request.maximumSize) else {
       throw LineError("bytes '\(Self.text(fields[4]))' is not a byte count")
     }
-    record.transferredBodySize = Int64(bytes)
+    record.transferredBodySize = max(0, Int64(bytes) - headerBytes)
     record.method = Self.text(fields[5]).uppercased()
     record.url = Self.text(fields[6])
-    if fields[9].count != 1 || fields[9][0] != UInt8(ascii: "-") { record.contentType = Self.text(fields[9]) }
+    if record.contentType == nil, fields[9].count != 1 || fields[9][0] != UInt8(ascii: "-") {
+      record.contentType = Self.text(fields[9])
+    }
     if record.observed != .upstreamHit { record.latency = Int64(elapsed) * 1_000 }
     return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
   }
@@ -63,6 +77,67 @@ struct SquidParser: CountingLineParser {
   }
 
   static func text(_ field: UnsafeRawBufferPointer) -> String { String(decoding: field, as: UTF8.self) }
+
+  /// With `log_mime_hdrs on` Squid ends a line with ` [request headers] [reply headers]`
+  /// (src/log/FormatSquidNative.cc), each block escaped by `Format::QuoteMimeBlob`
+  /// (src/format/Quoting.cc): CR and LF as `\r` and `\n`, a backslash doubled, and control
+  /// bytes, bytes from 0x7F, `%`, `[` and `]` as `%xx` — so a block ends at its first `]`.
+  /// Returns the length of the native fields before them and the two escaped blocks, or nil.
+  static func mimeBlocks(_ line: UnsafeRawBufferPointer)
+    -> (native: Int, request: UnsafeRawBufferPointer, reply: UnsafeRawBufferPointer)?
+  {
+    var end = line.count
+    while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    guard end > 0, line[end - 1] == UInt8(ascii: "]") else { return nil }
+    func opening(before limit: Int) -> Int? {
+      var index = limit - 1
+      while index >= 0, line[index] != UInt8(ascii: "[") { index -= 1 }
+      return index >= 1 && line[index - 1] == 0x20 ? index : nil
+    }
+    guard let reply = opening(before: end - 1), reply >= 3, line[reply - 2] == UInt8(ascii: "]"),
+      let request = opening(before: reply - 2)
+    else { return nil }
+    return (
+      request - 1, UnsafeRawBufferPointer(rebasing: line[(request + 1)..<(reply - 2)]),
+      UnsafeRawBufferPointer(rebasing: line[(reply + 1)..<(end - 1)])
+    )
+  }
+
+  /// Unescapes a `log_mime_hdrs` block and adds its `Name: value` lines to `fields` (a status
+  /// line is passed over); returns the block's length unescaped: the header bytes sent.
+  @discardableResult
+  static func headers(_ block: UnsafeRawBufferPointer, into fields: inout HAREntry.HeaderFields) -> Int64 {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(block.count)
+    var index = 0
+    while index < block.count {
+      let byte = block[index]
+      if byte == UInt8(ascii: "\\"), index + 1 < block.count {
+        switch block[index + 1] {
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        default: bytes.append(block[index + 1])
+        }
+        index += 2
+      } else if byte == UInt8(ascii: "%"), index + 2 < block.count,
+        let high = LogFormatPattern.hexDigit(block[index + 1]), let low = LogFormatPattern.hexDigit(block[index + 2])
+      {
+        bytes.append(high << 4 | low)
+        index += 3
+      } else {
+        bytes.append(byte)
+        index += 1
+      }
+    }
+    for line in bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")), !line.starts(with: Array("HTTP/".utf8)) else {
+        continue
+      }
+      let name = String(decoding: line[..<colon], as: UTF8.self)
+      fields.add(name, String(Substring(String(decoding: line[(colon + 1)...], as: UTF8.self)).trimmingSpaces()))
+    }
+    return Int64(bytes.count)
+  }
 
   /// What a Squid result code says (src/LogTags.cc, `LogTags::isTcpHit`): the hits are
   /// TCP_HIT, TCP_MEM_HIT, TCP_IMS_HIT, TCP_INM_HIT, TCP_NEGATIVE_HIT, TCP_OFFLINE_HIT,

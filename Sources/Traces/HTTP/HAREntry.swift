@@ -175,18 +175,7 @@ struct HAREntry {
       if producer == .firefox, let headers = bytes(headersSize) { transferred = max(0, transferred - headers) }
       record.transferredBodySize = transferred
     }
-    if let length = responseHeaders["content-length"] {
-      record.contentLength = Int64(Substring(length).trimmingSpaces())
-    }
-    record.cacheControl = responseHeaders["cache-control"]
-    record.expires = responseHeaders["expires"]
-    record.date = responseHeaders["date"]
-    record.lastModified = responseHeaders["last-modified"]
-    record.age = responseHeaders["age"]
-    record.etag = responseHeaders["etag"]
-    record.vary = responseHeaders["vary"]
-    record.contentType = responseHeaders["content-type"]
-    record.authorization = requestHeaders["authorization"] != nil || responseHeaders["www-authenticate"] != nil
+    record.take(response: responseHeaders, request: requestHeaders)
     if let value = responseHeaders["cache-status"] { record.observed = HTTPCacheHeaders.cacheStatus(value) }
     for name in ["x-cache", "x-cache-status", "cf-cache-status"] {
       if let value = responseHeaders[name], record.observed == .unknown {
@@ -213,5 +202,23 @@ struct HAREntry {
       return true
     }
     return false
+  }
+}
+
+extension HTTPRecord {
+  /// Takes what the engine reads from a response's headers (Cache-Control, Expires, Date,
+  /// Last-Modified, Age, ETag, Vary, Content-Type, Content-Length) and credentials from the
+  /// request's Authorization or the response's WWW-Authenticate.
+  mutating func take(response: HAREntry.HeaderFields, request: HAREntry.HeaderFields) {
+    if let length = response["content-length"] { contentLength = Int64(Substring(length).trimmingSpaces()) }
+    cacheControl = response["cache-control"]
+    expires = response["expires"]
+    date = response["date"]
+    lastModified = response["last-modified"]
+    age = response["age"]
+    etag = response["etag"]
+    vary = response["vary"]
+    contentType = response["content-type"]
+    authorization = request["authorization"] != nil || response["www-authenticate"] != nil
   }
 }

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the real servers and tools the live-capture tests run (LiveCaptureTests, through
+# Scripts/capture_http.py): nginx and Squid from Debian's packages, mitmproxy 11.0.2 from PyPI
+# in .venv-capture (git ignores it). Does nothing when they are present; safe to run
+# repeatedly. .ci/run calls it; elsewhere those tests skip with a message when a tool is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=()
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
+command -v squid >/dev/null 2>&1 || [ -x /usr/sbin/squid ] || packages+=(squid)
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ "$(uname)" = Darwin ]; then
+    echo "error: install ${packages[*]} with Homebrew (brew install nginx squid)" >&2
+    exit 1
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+  echo "installing ${packages[*]} ..." >&2
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $sudo apt-get install -y --no-install-recommends "${packages[@]}" >/dev/null; then
+    $sudo apt-get update >/dev/null
+    $sudo apt-get install -y --no-install-recommends "${packages[@]}" >/dev/null
+  fi
+fi
+if [ ! -x .venv-capture/bin/mitmdump ]; then
+  echo "installing mitmproxy 11.0.2 into .venv-capture ..." >&2
+  python3 -m venv .venv-capture
+  .venv-capture/bin/pip install --quiet mitmproxy==11.0.2
+fi
