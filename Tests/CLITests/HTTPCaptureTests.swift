@@ -47,14 +47,26 @@ import Testing
   static let squid = Paths.packageRoot.appendingPathComponent("Traces/captures/squid-http.access.log").path
   static let har = Paths.packageRoot.appendingPathComponent("Traces/captures/mitmproxy-http.har").path
 
-  /// The figures of `run` on `trace` with three presets and LRU, as a report table.
+  /// The figures of `run` on `trace` with three presets and LRU, then with a custom
+  /// `--expiry http:shared` engine, as one report table (four rows, then one).
   static func replay(_ trace: String, format: String? = nil) throws -> (stdout: String, table: ReportTable) {
-    let csv = FaultCases3OutputTests.Scratch().path + "/capture.csv"
-    let outcome = try CLI.run(
-      ["run", "--trace", trace, "--preset", "kingfisher,nuke,urlcache-linux", "--policies", "lru", "--sizes", "16MiB"]
-        + (format.map { ["--format", $0] } ?? []) + ["--output", csv])
-    #expect(outcome.status == 0, "\(outcome.stderr)")
-    return (outcome.stdout, try ReportTable(contentsOf: csv))
+    let scratch = FaultCases3OutputTests.Scratch().path
+    var stdout = ""
+    var table: ReportTable?
+    for (index, engines) in [
+      ["--preset", "kingfisher,nuke,urlcache-linux", "--policies", "lru", "--sizes", "16MiB"],
+      ["--memory", "lru:4MiB", "--disk", "lru:64MiB", "--expiry", "http:shared"],
+    ].enumerated() {
+      let csv = scratch + "/capture-\(index).csv"
+      let outcome = try CLI.run(
+        ["run", "--trace", trace] + engines + (format.map { ["--format", $0] } ?? []) + ["--output", csv])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      stdout += outcome.stdout
+      let part = try ReportTable(contentsOf: csv)
+      #expect(table == nil || table?.header == part.header, "one column set for presets and engines")
+      if table == nil { table = part } else { table?.rows += part.rows }
+    }
+    return (stdout, try #require(table))
   }
 
   @Test func squidCaptureReplaysWithItsObservedOutcome() throws {
@@ -69,7 +81,7 @@ import Testing
     #expect(lines.allSatisfy { $0.hasSuffix("]") }, "every line carries log_mime_hdrs")
     let (stdout, table) = try Self.replay(Self.squid)
     #expect(stdout.contains(": \(records.count) requests"), "\(stdout)")
-    #expect(table.rows.count == 4)
+    #expect(table.rows.count == 5)
     for row in table.rows {
       #expect(table.value(row, "observed_hits") == String(served.count))
       #expect(table.value(row, "requests") == String(records.count))
