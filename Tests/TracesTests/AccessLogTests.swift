@@ -243,6 +243,7 @@ extension SquidLogTests {
       1700000000.500    250 10.0.0.1 TCP_MISS/200 1210 GET http://[::1]:8080/a.jpg - HIER_DIRECT/::1 image/jpeg [Host: [::1]\\r\\nAuthorization: Basic eA==\\r\\n] [\(reply)]
       1700000001.000      1 10.0.0.1 TCP_MEM_HIT/200 1210 GET http://[::1]:8080/a.jpg - HIER_NONE/- image/jpeg [] [\(reply)]
       1700000002.000      2 10.0.0.1 TCP_MISS/200 900 GET http://[::1]:8080/b.jpg - HIER_DIRECT/::1 -
+      1700000003.000      0 10.0.0.1 NONE_NONE/000 0 - error:transaction-end-before-headers - HIER_NONE/- - [] []
 
       """
     let read = try AccessLogTests.read(log, "squid", name: "squid-access.log")
@@ -257,6 +258,7 @@ extension SquidLogTests {
     #expect(first.authorization && !read.attributes[1].authorization)
     #expect(read.attributes[2].cacheControl.isPresent == false)
     #expect(read.attributes.map(\.observed) == [.upstreamMiss, .upstreamHit, .upstreamMiss])
+    #expect(read.notes?.contains("1 skipped (1 without a request)") == true, "\(read.notes ?? "")")
   }
 }
 

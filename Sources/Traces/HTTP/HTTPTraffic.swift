@@ -67,7 +67,9 @@ struct HTTPTraffic {
     case "GET", "HEAD", "": operation = .get
     case "POST", "PUT", "PATCH", "DELETE": operation = .delete
     default:
-      counts.skipped[record.method.isEmpty ? "no method" : record.method, default: 0] += 1
+      // Squid logs `-` for a connection that sent no request (NONE_NONE/000).
+      let label = record.method.isEmpty ? "no method" : record.method == "-" ? "without a request" : record.method
+      counts.skipped[label, default: 0] += 1
       return false
     }
     guard let url = absoluteURL(record) else { return false }
