@@ -69,7 +69,11 @@ import Traces
       "10.0.0.\($0 % 4) - - [10/Oct/2000:13:\(10 + $0):36 -0700] \"\(["GET", "HEAD", "POST", "GET"][$0 % 4]) /p\($0 % 6)?q=1 HTTP/1.1\" \([200, 304, 201, 404][$0 % 4]) \(100 + $0) \"-\" \"curl/8\"\n"
     }.joined()
     let squid = lines.map {
-      "\(1_700_000_000 + $0).\(100 + $0)    \(5 + $0) 10.0.0.1 \(["TCP_MISS", "TCP_HIT", "TCP_REFRESH_UNMODIFIED", "TCP_TUNNEL"][$0 % 4])/\([200, 200, 304, 200][$0 % 4]) \(300 + $0) \(["GET", "GET", "GET", "CONNECT"][$0 % 4]) http://h/p\($0 % 6) - HIER_DIRECT/10.0.0.2 image/png\n"
+      "\(1_700_000_000 + $0).\(100 + $0)    \(5 + $0) 10.0.0.1 \(["TCP_MISS", "TCP_HIT", "TCP_REFRESH_UNMODIFIED", "TCP_TUNNEL"][$0 % 4])/\([200, 200, 304, 200][$0 % 4]) \(300 + $0) \(["GET", "GET", "GET", "CONNECT"][$0 % 4]) http://h/p\($0 % 6) - HIER_DIRECT/10.0.0.2 image/png"
+        // Every other line with log_mime_hdrs blocks, escaped as Squid escapes them.
+        + ($0 % 2 == 0
+          ? #" [Host: h\r\n] [HTTP/1.1 200 OK\r\nCache-Control: max-age=\#($0)\r\nETag: "v%5b\#($0)%5d"\r\nContent-Length: 12\r\n\r\n]"#
+          : "") + "\n"
     }.joined()
     let w3c =
       "#Version: 1.0\n#Fields: date time cs-method cs(Host) cs-uri-stem cs-uri-query sc-status sc-bytes time-taken x-edge-result-type\n"
