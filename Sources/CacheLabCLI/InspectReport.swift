@@ -16,13 +16,18 @@ enum InspectReport {
   /// The first line of `inspection.csv`, by which a folder is known to hold an inspection.
   static let csvHeader = "section,name,low,high,value"
 
+  /// Whether `directory` holds an inspection report: an `inspection.csv` with its header. Reads one line.
+  static func holdsAnInspection(_ directory: String) -> Bool {
+    ReportDirectory.startsWith(directory + "/inspection.csv", csvHeader)
+  }
+
   /// Writes the report of `inspection` of `trace` (described as `label`) into `directory`
   /// (created if missing).
   static func write(_ inspection: TraceInspection, trace: String, label: String, to directory: String)
     throws(FileError)
   {
     try makeDirectories(directory, purpose: "report directory")
-    let replaces = ReportDirectory.startsWith(directory + "/inspection.csv", csvHeader)
+    let replaces = holdsAnInspection(directory)
     var files: [(name: String, text: String)] = [("inspection.csv", Inspect.csv(inspection))]
     var charts: [(file: String, title: String)] = []
     func add(_ file: String, _ chart: SVGChart?) {

@@ -167,6 +167,11 @@ struct ReplayOptions: ParsableArguments {
       throw ValidationError("--window-series needs --window (e.g. --window 100000r or --window 1h)")
     }
     try paths().check()
+    if let report, InspectReport.holdsAnInspection(report) {
+      throw ValidationError(
+        "--report \(report) holds an inspection (inspection.csv): a run report would mix with it; choose another folder"
+      )
+    }
     if trace != nil { _ = try CLIErrors.translating { try configurations() } }
   }
 

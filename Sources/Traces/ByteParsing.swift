@@ -6,10 +6,25 @@ enum ByteParsing {
   @inline(__always)
   static func trim(_ field: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
     var lower = 0
-    var upper = field.count
+    let upper = trimmedEnd(field)
     while lower < upper, field[lower] == 0x20 || field[lower] == 0x09 { lower += 1 }
-    while upper > lower, field[upper - 1] == 0x20 || field[upper - 1] == 0x09 { upper -= 1 }
     return UnsafeRawBufferPointer(rebasing: field[lower..<upper])
+  }
+
+  /// Whether `field` spells the ASCII letters of `literal`, ignoring case (no String made).
+  @inline(__always)
+  static func equalsIgnoringCase(_ field: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+    guard field.count == literal.utf8CodeUnitCount else { return false }
+    for index in 0..<field.count where field[index] | 0x20 != literal.utf8Start[index] | 0x20 { return false }
+    return true
+  }
+
+  /// The length of `field` without its trailing spaces and tabs.
+  @inline(__always)
+  static func trimmedEnd(_ field: UnsafeRawBufferPointer) -> Int {
+    var upper = field.count
+    while upper > 0, field[upper - 1] == 0x20 || field[upper - 1] == 0x09 { upper -= 1 }
+    return upper
   }
 
   /// A non-negative decimal integer, or nil (empty, non-digit or overflow).

@@ -402,6 +402,12 @@ import Testing
     let refused = try CLI.run(["inspect", MachineOutputTests.trace, "--report", scratch + "/run", "--quiet"])
     #expect(refused.status == 64 && refused.stderr.contains("holds a run report"), "\(refused.stderr)")
     #expect(!FileManager.default.fileExists(atPath: scratch + "/run/inspection.csv"))
+    // And the reverse: a run's report into a folder holding an inspection is refused too.
+    let reverse = try CLI.run([
+      "run", "--trace", MachineOutputTests.trace, "--policies", "lru", "--sizes", "10", "--report", report, "--quiet",
+    ])
+    #expect(reverse.status == 64 && reverse.stderr.contains("holds an inspection"), "\(reverse.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: report + "/report.csv"))
   }
 
   @Test func recordsThatAreNotRequestsAreTalliedToo() throws {

@@ -8,6 +8,8 @@ struct AccessLogParser: CountingLineParser {
   var producesAttributes: Bool { true }
   private let requested: String
   private var pattern: LogFormatPattern?
+  /// Where fields with escapes are unescaped, and `$uri?$args` joined, for the current line.
+  private let scratch = ByteScratch()
   private(set) var traffic = HTTPTraffic()
   var notes: String? { traffic.summary }
   var trafficBook: TrafficBook? { traffic.book }
@@ -76,8 +78,12 @@ struct AccessLogParser: CountingLineParser {
     var record = HTTPRecord()
     var logged: Int64?
     var requestTime: Int64?
-    var path: String?
-    var arguments: String?
+    var path: HTTPText?
+    var arguments: HTTPText?
+    // Unescaping only shortens a field, and `$uri?$args` is at most the line again.
+    let scratch = scratch
+    scratch.reset(capacity: 2 * line.count + 1)
+    func text(_ value: UnsafeRawBufferPointer) -> HTTPText { LogFormatPattern.unescaped(value, into: scratch) }
     try pattern.match(line) { (field, value) throws(LineError) in
       if value.count == 1, value[0] == UInt8(ascii: "-"), field != .bodyBytesSent { return }
       switch field {
@@ -86,17 +92,17 @@ struct AccessLogParser: CountingLineParser {
       case .msec: logged = try Self.time(HTTPTime.epochSeconds(value), value, "$msec")
       case .request:
         if let (method, target) = Self.requestLine(value) {
-          record.method = String(decoding: method, as: UTF8.self).uppercased()
-          record.url = LogFormatPattern.unescaped(target)
+          record.method = HTTPRecord.method(method)
+          record.url = text(target)
         } else {
           record.method = "malformed request line"
         }
-      case .method: record.method = String(decoding: value, as: UTF8.self).uppercased()
-      case .requestURI: record.url = LogFormatPattern.unescaped(value)
-      case .uri: path = LogFormatPattern.unescaped(value)
-      case .arguments: arguments = LogFormatPattern.unescaped(value)
-      case .host: record.host = LogFormatPattern.unescaped(value)
-      case .scheme: record.scheme = String(decoding: value, as: UTF8.self)
+      case .method: record.method = HTTPRecord.method(value)
+      case .requestURI: record.url = text(value)
+      case .uri: path = text(value)
+      case .arguments: arguments = text(value)
+      case .host: record.host = text(value)
+      case .scheme: record.scheme = HTTPText(borrowing: value)
       case .status:
         guard let status = ByteParsing.unsigned(value), status < 1000 else {
           throw LineError("status '\(String(decoding: value, as: UTF8.self))' is not an HTTP status")
@@ -114,11 +120,18 @@ struct AccessLogParser: CountingLineParser {
       case .requestTime: requestTime = try Self.seconds(value, "$request_time")
       case .upstreamResponseTime: record.latency = try Self.upstreamTime(value)
       case .upstreamCacheStatus: record.observed = Self.outcome(nginx: value)
-      case .header(let header): Self.apply(header, LogFormatPattern.unescaped(value), to: &record)
+      case .header(let header): Self.apply(header, text(value), to: &record)
       case .ignored: break
       }
     }
-    if record.url.isEmpty, let path { record.url = path + (arguments.map { "?" + $0 } ?? "") }
+    if record.url.isEmpty, let path {
+      record.url = path.withBytes { path in
+        guard let arguments else { return HTTPText(borrowing: path) }
+        return arguments.withBytes { arguments in
+          withUnsafeBytes(of: UInt8(ascii: "?")) { mark in HTTPText(borrowing: scratch.append(path, mark, arguments)) }
+        }
+      }
+    }
     guard let logged else { throw LineError("the line has no time ($time_local, $time_iso8601 or $msec)") }
     // nginx and Apache log when the response is done: the request arrived $request_time earlier.
     record.time = max(0, logged - (requestTime ?? 0))
@@ -179,31 +192,30 @@ struct AccessLogParser: CountingLineParser {
   /// were answered from the cache; MISS, EXPIRED and BYPASS went to the origin.
   static func outcome(nginx value: UnsafeRawBufferPointer) -> ObservedOutcome {
     // nginx writes these upper case; compared by bytes, folding ASCII case, with no String.
-    func equals(_ literal: StaticString) -> Bool {
-      guard value.count == literal.utf8CodeUnitCount else { return false }
-      for index in 0..<value.count where value[index] & 0xDF != literal.utf8Start[index] { return false }
-      return true
-    }
+    func equals(_ literal: StaticString) -> Bool { ByteParsing.equalsIgnoringCase(value, literal) }
     if equals("HIT") || equals("STALE") || equals("UPDATING") || equals("REVALIDATED") { return .upstreamHit }
     if equals("MISS") || equals("EXPIRED") || equals("BYPASS") { return .upstreamMiss }
     return .unknown
   }
 
-  private static func apply(_ header: LogFormatPattern.Header, _ value: String, to record: inout HTTPRecord) {
+  private static func apply(_ header: LogFormatPattern.Header, _ value: HTTPText, to record: inout HTTPRecord) {
     switch header {
     case .cacheControl: record.cacheControl = value
     case .etag: record.etag = value
     case .lastModified: record.lastModified = value
     case .expires: record.expires = value
     case .contentType: record.contentType = value
-    case .contentLength: record.contentLength = Int64(Substring(value).trimmingSpaces())
+    case .contentLength:
+      record.contentLength = value.withBytes { ByteParsing.unsigned(ByteParsing.trim($0)) }.flatMap {
+        Int64(exactly: $0)
+      }
     case .age: record.age = value
     case .vary: record.vary = value
     case .date: record.date = value
     case .cacheStatus:
-      if record.observed == .unknown { record.observed = HTTPCacheHeaders.cacheStatus(value) }
+      if record.observed == .unknown { record.observed = HTTPCacheHeaders.cacheStatus(value.string) }
     case .xCache, .xCacheStatus, .cfCacheStatus:
-      if record.observed == .unknown { record.observed = HTTPCacheHeaders.outcome(value) }
+      if record.observed == .unknown { record.observed = HTTPCacheHeaders.outcome(value.string) }
     case .wwwAuthenticate, .authorization: record.authorization = !value.isEmpty
     case .range: break
     }

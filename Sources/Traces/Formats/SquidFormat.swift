@@ -18,11 +18,11 @@ struct SquidParser: CountingLineParser {
     _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
   ) throws(LineError) -> Int {
     if try isBlankText(line) { return 0 }
-    var fields = Self.fields(line)
+    let blocks = Self.mimeBlocks(line)
+    let fields = Self.fields(blocks.map { UnsafeRawBufferPointer(rebasing: line[..<$0.native]) } ?? line)
     var record = HTTPRecord()
     var headerBytes: Int64 = 0
-    if let blocks = Self.mimeBlocks(line) {
-      fields = Self.fields(UnsafeRawBufferPointer(rebasing: line[..<blocks.native]))
+    if let blocks {
       var request = HAREntry.HeaderFields()
       var reply = HAREntry.HeaderFields()
       Self.headers(blocks.request, into: &request)
@@ -52,9 +52,9 @@ struct SquidParser: CountingLineParser {
     }
     record.transferredBodySize = max(0, Int64(bytes) - headerBytes)
     record.method = Self.text(fields[5]).uppercased()
-    record.url = Self.text(fields[6])
+    record.url = HTTPText(borrowing: fields[6])
     if record.contentType == nil, fields[9].count != 1 || fields[9][0] != UInt8(ascii: "-") {
-      record.contentType = Self.text(fields[9])
+      record.contentType = HTTPText(borrowing: fields[9])
     }
     if record.observed != .upstreamHit { record.latency = Int64(elapsed) * 1_000 }
     return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
@@ -86,8 +86,8 @@ struct SquidParser: CountingLineParser {
   static func mimeBlocks(_ line: UnsafeRawBufferPointer)
     -> (native: Int, request: UnsafeRawBufferPointer, reply: UnsafeRawBufferPointer)?
   {
-    var end = line.count
-    while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    // The line reader has dropped a CRLF's CR; trailing blanks are passed over.
+    let end = ByteParsing.trimmedEnd(line)
     guard end > 0, line[end - 1] == UInt8(ascii: "]") else { return nil }
     func opening(before limit: Int) -> Int? {
       var index = limit - 1
@@ -134,7 +134,8 @@ struct SquidParser: CountingLineParser {
         continue
       }
       let name = String(decoding: line[..<colon], as: UTF8.self)
-      fields.add(name, String(Substring(String(decoding: line[(colon + 1)...], as: UTF8.self)).trimmingSpaces()))
+      let value = line[(colon + 1)...].withUnsafeBytes { String(decoding: ByteParsing.trim($0), as: UTF8.self) }
+      fields.add(name, value)
     }
     return Int64(bytes.count)
   }

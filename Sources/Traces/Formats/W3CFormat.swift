@@ -90,9 +90,9 @@ struct W3CParser: CountingLineParser {
     }
     record.time = max(0, ended - (taken ?? 0))
     record.method = text(.method)?.uppercased() ?? ""
-    record.url = (text(.stem) ?? "") + (text(.query).map { "?" + $0 } ?? "")
-    record.host = text(.hostHeader) ?? text(.host) ?? text(.csHost)
-    record.scheme = text(.proto)
+    record.url = HTTPText((text(.stem) ?? "") + (text(.query).map { "?" + $0 } ?? ""))
+    record.host = HTTPText?(text(.hostHeader) ?? text(.host) ?? text(.csHost))
+    record.scheme = HTTPText?(text(.proto))
     if let value = text(.status) {
       guard let status = Int(value), status >= 0, status < 1000 else {
         throw LineError("sc-status '\(value)' is not an HTTP status")
@@ -104,8 +104,8 @@ struct W3CParser: CountingLineParser {
       record.transferredBodySize = bytes
     }
     if let value = text(.contentLength) { record.contentLength = Int64(value) }
-    record.contentType = text(.contentType)
-    record.cacheControl = text(.cacheControl)
+    record.contentType = HTTPText?(text(.contentType))
+    record.cacheControl = HTTPText?(text(.cacheControl))
     if let value = text(.resultType) { record.observed = Self.outcome(cloudFront: value) }
     if record.observed != .upstreamHit { record.latency = taken }
     return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0

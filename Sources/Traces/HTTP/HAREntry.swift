@@ -157,7 +157,7 @@ struct HAREntry {
     var record = HTTPRecord()
     record.time = started ?? 0
     record.method = method
-    record.url = url
+    record.url = HTTPText(url)
     record.status = status ?? 0
     func bytes(_ value: Double?) -> Int64? {
       guard let value, value.isFinite, value >= 0 else { return nil }
@@ -211,14 +211,14 @@ extension HTTPRecord {
   /// request's Authorization or the response's WWW-Authenticate.
   mutating func take(response: HAREntry.HeaderFields, request: HAREntry.HeaderFields) {
     if let length = response["content-length"] { contentLength = Int64(Substring(length).trimmingSpaces()) }
-    cacheControl = response["cache-control"]
-    expires = response["expires"]
-    date = response["date"]
-    lastModified = response["last-modified"]
-    age = response["age"]
-    etag = response["etag"]
-    vary = response["vary"]
-    contentType = response["content-type"]
+    cacheControl = HTTPText?(response["cache-control"])
+    expires = HTTPText?(response["expires"])
+    date = HTTPText?(response["date"])
+    lastModified = HTTPText?(response["last-modified"])
+    age = HTTPText?(response["age"])
+    etag = HTTPText?(response["etag"])
+    vary = HTTPText?(response["vary"])
+    contentType = HTTPText?(response["content-type"])
     authorization = request["authorization"] != nil || response["www-authenticate"] != nil
   }
 }

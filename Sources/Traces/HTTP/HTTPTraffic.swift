@@ -39,6 +39,8 @@ struct HTTPTraffic {
     var lastModified: Int64 = RequestAttributes.absent
     var version: Int64 = 1
     var hasValidators = false
+    /// The URL's parsed key, made at its first sight (a URL's key depends only on its text).
+    var url = URLKey()
   }
 
   /// How far out of time order records may be and still be replayed in order (access logs
@@ -54,8 +56,10 @@ struct HTTPTraffic {
   /// The URL of each key, kept while a consumer records.
   let book = TrafficBook()
   private var urls: [UInt64: URLState] = [:]
-  private var cacheControls = StringMemo<CacheControl>()
-  private var contentClasses = StringMemo<ContentClass?>()
+  private var cacheControls = ByteMemo<CacheControl>()
+  private var contentClasses = ByteMemo<ContentClass?>()
+  /// Where the absolute URL of the record being mapped is assembled.
+  private let scratch = ByteScratch()
 
   /// Fills `request` and `attributes` from `record`; false when the record is skipped.
   mutating func map(_ record: HTTPRecord, into request: inout Request, attributes: inout RequestAttributes) -> Bool {
@@ -73,16 +77,17 @@ struct HTTPTraffic {
       return false
     }
     guard let url = absoluteURL(record) else { return false }
-    let key =
-      url.utf8.withContiguousStorageIfAvailable { KeyHash.hash(UnsafeRawBufferPointer($0)) } ?? KeyHash.hash(url)
+    let key = KeyHash.hash(url)
     request = Request(key: key, size: 0)
-    book.record(key, url)
+    book.record(key, String(decoding: url, as: UTF8.self))
     request.time = record.time
     request.operation = operation
     var row = RequestAttributes()
-    url.utf8.withContiguousStorageIfAvailable { row.url = URLKey(parsing: UnsafeRawBufferPointer($0)) }
+    var state = urls[key] ?? URLState(url: URLKey(parsing: url))
+    row.url = state.url
     guard operation == .get else {
       counts.invalidations += 1
+      urls[key] = state
       attributes = row
       return true
     }
@@ -92,7 +97,6 @@ struct HTTPTraffic {
       return false
     }
     counts.requests += 1
-    var state = urls[key] ?? URLState()
     request.size = size(of: record, status: status, state: state)
     if status != 304, status >= 200, status < 300, let bodySize = statedBody(record),
       record.method != "HEAD"
@@ -126,35 +130,55 @@ struct HTTPTraffic {
     return true
   }
 
-  /// The record's absolute http(s) URL, or nil (counted) for one a cache never sees.
-  private mutating func absoluteURL(_ record: HTTPRecord) -> String? {
-    let url = record.url
-    if url.hasPrefix("/") {
-      guard let host = record.host, !host.isEmpty, host != "-" else { return url }
-      return (record.scheme?.lowercased() == "https" ? "https://" : "http://") + host + url
+  /// The record's absolute http(s) URL, assembled in ``scratch`` (valid until the next
+  /// record), or nil (counted) for one a cache never sees.
+  private mutating func absoluteURL(_ record: HTTPRecord) -> UnsafeRawBufferPointer? {
+    let scratch = scratch
+    let assembled: UnsafeRawBufferPointer? = record.url.withBytes { url in
+      if url.first == UInt8(ascii: "/") {
+        guard let host = record.host,
+          !host.withBytes({ $0.isEmpty || ($0.count == 1 && $0[0] == UInt8(ascii: "-")) })
+        else {
+          scratch.reset(capacity: url.count)
+          return scratch.append(url)
+        }
+        let secure = record.scheme?.withBytes { ByteParsing.equalsIgnoringCase($0, "https") } ?? false
+        let prefix: StaticString = secure ? "https://" : "http://"
+        return host.withBytes { host in
+          scratch.reset(capacity: prefix.utf8CodeUnitCount + host.count + url.count)
+          return scratch.append(
+            UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount), host, url)
+        }
+      }
+      guard let colon = url.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+      let scheme = UnsafeRawBufferPointer(rebasing: url[..<colon])
+      guard ByteParsing.equalsIgnoringCase(scheme, "http") || ByteParsing.equalsIgnoringCase(scheme, "https"),
+        url.count >= colon + 3, url[colon + 1] == UInt8(ascii: "/"), url[colon + 2] == UInt8(ascii: "/")
+      else { return nil }
+      scratch.reset(capacity: url.count)
+      return scratch.append(url)
     }
-    guard let colon = url.firstIndex(of: ":") else {
-      counts.skipped[url.isEmpty ? "no URL" : "not a URL", default: 0] += 1
-      return nil
-    }
+    if assembled == nil { counts.skipped[Self.skipReason(record.url.string), default: 0] += 1 }
+    return assembled
+  }
+
+  /// Why a URL a cache never sees was skipped: `no URL`, `not a URL` or its scheme (`data: URL`).
+  private static func skipReason(_ url: String) -> String {
+    guard let colon = url.firstIndex(of: ":") else { return url.isEmpty ? "no URL" : "not a URL" }
     let scheme = url[..<colon].lowercased()
-    guard scheme == "http" || scheme == "https", url[colon...].hasPrefix("://") else {
-      counts.skipped[
-        scheme.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "+" || $0 == "." }) ? "\(scheme): URL" : "not a URL",
-        default: 0] += 1
-      return nil
-    }
-    return url
+    return scheme.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "+" || $0 == "." })
+      ? "\(scheme): URL" : "not a URL"
   }
 
   /// The record's host, lower-cased, without credentials or port ("" when it has none).
   static func host(of record: HTTPRecord) -> String {
-    var rest = Substring(record.url)
+    let url = record.url.string
+    var rest = Substring(url)
     if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
       rest = rest[rest.index(colon, offsetBy: 3)...]
       rest = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
       if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-    } else if let host = record.host {
+    } else if let host = record.host?.string {
       rest = Substring(host)
     } else if !rest.hasPrefix("/") {
       rest = rest.prefix { $0 != "/" }  // CONNECT's host:port
@@ -168,13 +192,10 @@ struct HTTPTraffic {
   /// The body size stated by the record: decoded, else transferred, else `Content-Length`
   /// (the first above 0; 0 when they state only 0; nil when they state nothing).
   private func statedBody(_ record: HTTPRecord) -> Int64? {
-    var zero = false
-    for value in [record.bodySize, record.transferredBodySize, record.contentLength] {
-      guard let value, value >= 0 else { continue }
-      if value > 0 { return value }
-      zero = true
-    }
-    return zero ? 0 : nil
+    if let value = record.bodySize, value > 0 { return value }
+    if let value = record.transferredBodySize, value > 0 { return value }
+    if let value = record.contentLength, value > 0 { return value }
+    return record.bodySize == 0 || record.transferredBodySize == 0 || record.contentLength == 0 ? 0 : nil
   }
 
   private mutating func size(of record: HTTPRecord, status: Int, state: URLState) -> Int64 {
@@ -195,16 +216,16 @@ struct HTTPTraffic {
     row.status = Int16(clamping: status == 304 ? 200 : status)
     if let value = record.cacheControl { row.cacheControl = cacheControls.value(value) { CacheControl(parsing: $0) } }
     if let value = record.expires {
-      row.expires = Self.httpDate(value) ?? RequestAttributes.invalidDate
+      row.expires = value.withBytes(HTTPTime.httpDate) ?? RequestAttributes.invalidDate
     }
-    if let value = record.date, let time = Self.httpDate(value) { row.date = time }
-    if let value = record.lastModified, let time = Self.httpDate(value) { row.lastModified = time }
-    if let value = record.age, let seconds = Int64(Substring(value).trimmingSpaces()), seconds >= 0 {
-      row.age = min(seconds, Int64(Int32.max))
+    if let value = record.date, let time = value.withBytes(HTTPTime.httpDate) { row.date = time }
+    if let value = record.lastModified, let time = value.withBytes(HTTPTime.httpDate) { row.lastModified = time }
+    if let value = record.age, let seconds = value.withBytes({ ByteParsing.unsigned(ByteParsing.trim($0)) }) {
+      row.age = Int64(min(seconds, UInt64(Int32.max)))
     }
-    if var etag = record.etag {
-      etag.withUTF8 { bytes in
-        var value = ByteParsing.trim(UnsafeRawBufferPointer(bytes))
+    if let etag = record.etag {
+      etag.withBytes { bytes in
+        var value = ByteParsing.trim(bytes)
         guard !value.isEmpty else { return }
         if value.count >= 2, value[0] == UInt8(ascii: "W"), value[1] == UInt8(ascii: "/") {
           row.etagIsWeak = true
@@ -214,7 +235,7 @@ struct HTTPTraffic {
         row.etag = hash == 0 ? 1 : hash
       }
     }
-    if var value = record.vary, !value.withUTF8({ ByteParsing.trim(UnsafeRawBufferPointer($0)).isEmpty }) {
+    if let value = record.vary, !value.withBytes({ ByteParsing.trim($0).isEmpty }) {
       row.vary = true
     }
     if let value = record.contentType,
@@ -224,11 +245,6 @@ struct HTTPTraffic {
     }
     row.authorization = record.authorization
     if let latency = record.latency, latency >= 0 { row.latency = latency }
-  }
-
-  private static func httpDate(_ text: String) -> Int64? {
-    var text = text
-    return text.withUTF8 { HTTPTime.httpDate(UnsafeRawBufferPointer($0)) }
   }
 
   /// One line for the run header: what was skipped, invalidated, sized from another response,
@@ -247,19 +263,5 @@ struct HTTPTraffic {
     }
     if counts.withoutSize > 0 { parts.append("\(counts.withoutSize) with no size (replayed as 0 bytes)") }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
-  }
-}
-
-/// Parsed values of repeated header texts, keyed by the text (a log repeats a few
-/// `Cache-Control` values on most lines).
-struct StringMemo<Value> {
-  private var values: [String: Value] = [:]
-
-  /// The value of `text`, parsing it on its first sight; at most 4,096 texts are kept.
-  mutating func value(_ text: String, parse: (String) -> Value) -> Value {
-    if let value = values[text] { return value }
-    let value = parse(text)
-    if values.count < 4_096 { values[text] = value }
-    return value
   }
 }

@@ -1,0 +1,132 @@
+import CacheCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A text field of an ``HTTPRecord``: a String the producer owns, or bytes borrowed from the
+/// line being read (valid only while that record is mapped). Log readers borrow, so a field
+/// costs no String unless a consumer asks for one.
+struct HTTPText: ExpressibleByStringLiteral {
+  private enum Storage {
+    case owned(String)
+    case borrowed(UnsafeRawBufferPointer)
+  }
+
+  private let storage: Storage
+
+  init(_ string: String) { storage = .owned(string) }
+
+  init(stringLiteral value: String) { self.init(value) }
+
+  /// Text that stays in `bytes`; the caller keeps them alive while the record is in use.
+  init(borrowing bytes: UnsafeRawBufferPointer) { storage = .borrowed(bytes) }
+
+  /// Calls `body` with the UTF-8 bytes; no copy for borrowed text or native Strings.
+  @inline(__always)
+  func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    switch storage {
+    case .borrowed(let bytes): return try body(bytes)
+    case .owned(var string): return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+  }
+
+  /// The text as a String (built from borrowed bytes: one allocation above 15 bytes).
+  var string: String {
+    switch storage {
+    case .borrowed(let bytes): String(decoding: bytes, as: UTF8.self)
+    case .owned(let string): string
+    }
+  }
+
+  var isEmpty: Bool {
+    switch storage {
+    case .borrowed(let bytes): bytes.isEmpty
+    case .owned(let string): string.isEmpty
+    }
+  }
+}
+
+extension Optional where Wrapped == HTTPText {
+  /// Wraps an optional String.
+  init(_ string: String?) { self = string.map { HTTPText($0) } }
+}
+
+/// Reusable bytes a reader writes derived text into (unescaped fields, assembled URLs) and
+/// lends out as ``HTTPText``: ``reset(capacity:)`` before each record guarantees room for
+/// everything that record will append, so what was lent stays where it is until the next reset.
+final class ByteScratch {
+  private var base: UnsafeMutableRawPointer
+  private var capacity: Int
+  private var used = 0
+
+  init(capacity: Int = 4_096) {
+    self.capacity = capacity
+    base = .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Forgets what was appended and makes room for `capacity` bytes (reallocates only to grow).
+  @inline(__always)
+  func reset(capacity needed: Int) {
+    used = 0
+    guard needed > capacity else { return }
+    base.deallocate()
+    capacity = max(needed, capacity * 2)
+    base = .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  /// Writes `count` bytes through `fill` (which returns how many it wrote) and returns them.
+  @inline(__always)
+  func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> UnsafeRawBufferPointer {
+    precondition(used + count <= capacity, "ByteScratch: reset(capacity:) reserved too little")
+    let written = fill(UnsafeMutableRawBufferPointer(start: base + used, count: count))
+    defer { used += written }
+    return UnsafeRawBufferPointer(start: base + used, count: written)
+  }
+
+  /// Appends the concatenation of `parts`.
+  func append(_ parts: UnsafeRawBufferPointer...) -> UnsafeRawBufferPointer {
+    let total = parts.reduce(0) { $0 + $1.count }
+    return append(upTo: total) { out in
+      var offset = 0
+      for part in parts where !part.isEmpty {
+        out.baseAddress!.advanced(by: offset).copyMemory(from: part.baseAddress!, byteCount: part.count)
+        offset += part.count
+      }
+      return offset
+    }
+  }
+}
+
+/// Parsed values of repeated header texts, keyed by the bytes (a log repeats a few
+/// `Cache-Control` values on most lines): a hash and a compare per look-up, no String.
+struct ByteMemo<Value> {
+  private var slots: [UInt64: Int] = [:]
+  private var texts: [[UInt8]] = []
+  private var values: [Value] = []
+
+  /// The value of `text`, parsing it (as a String) on its first sight; at most 4,096 texts are kept.
+  mutating func value(_ text: HTTPText, parse: (String) -> Value) -> Value {
+    text.withBytes { bytes in
+      let hash = KeyHash.hash(bytes)
+      if let slot = slots[hash] {
+        let same = texts[slot].withUnsafeBytes {
+          $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        if same { return values[slot] }
+        return parse(String(decoding: bytes, as: UTF8.self))
+      }
+      let value = parse(String(decoding: bytes, as: UTF8.self))
+      if values.count < 4_096 {
+        slots[hash] = values.count
+        texts.append(Array(bytes))
+        values.append(value)
+      }
+      return value
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import CacheCore
+import Testing
+
+@testable import Traces
+
+/// The byte-level pieces the log readers use instead of Strings: borrowed text, the scratch
+/// buffer, the byte-keyed memo and unescaping in place, each against the String way.
+@Suite struct HTTPTextTests {
+  /// Runs `body` with the UTF-8 bytes of `text`.
+  func bytes<Result>(_ text: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    var copy = text
+    return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+  }
+
+  @Test(arguments: [
+    #"plain"#, #"\x22v1\x22"#, #"a\"b\\c"#, #"trailing\"#, #"\x2"#, #"\xZZ"#, #"/caf\xC3\xA9?q=\x20"#, "",
+  ])
+  func unescapingIntoScratchMatchesTheStringWay(_ logged: String) {
+    let scratch = ByteScratch(capacity: 4)
+    bytes(logged) { value in
+      scratch.reset(capacity: value.count)
+      let text = LogFormatPattern.unescaped(value, into: scratch)
+      #expect(text.string == LogFormatPattern.unescaped(value))
+      #expect(text.withBytes { Array($0) } == Array(LogFormatPattern.unescaped(value).utf8))
+    }
+  }
+
+  @Test func scratchKeepsWhatItLentUntilTheNextReset() {
+    let scratch = ByteScratch(capacity: 2)
+    bytes("https://") { scheme in
+      bytes("example.com") { host in
+        bytes("/a?b") { path in
+          scratch.reset(capacity: scheme.count + host.count + path.count + 3)
+          let url = scratch.append(scheme, host, path)
+          let again = scratch.append(upTo: 3) { out in
+            out.copyBytes(from: "xyz".utf8)
+            return 3
+          }
+          #expect(String(decoding: url, as: UTF8.self) == "https://example.com/a?b")
+          #expect(String(decoding: again, as: UTF8.self) == "xyz")
+        }
+      }
+    }
+  }
+
+  @Test func memoParsesEachTextOnceAndTellsTextsApart() {
+    var memo = ByteMemo<String>()
+    var parsed: [String] = []
+    let texts = ["public, max-age=60", "private", "public, max-age=60", "no-store", "private", ""]
+    var values: [String] = []
+    for text in texts {
+      bytes(text) { value in
+        values.append(
+          memo.value(HTTPText(borrowing: value)) { string in
+            parsed.append(string)
+            return string.uppercased()
+          })
+      }
+    }
+    #expect(values == texts.map { $0.uppercased() })
+    #expect(parsed == ["public, max-age=60", "private", "no-store", ""])
+    // Owned and borrowed text of the same bytes are the same entry.
+    #expect(memo.value(HTTPText("private")) { _ in "parsed again" } == "PRIVATE")
+  }
+
+  @Test func methodsAreUpperCased() {
+    for (logged, method) in [("get", "GET"), ("HEAD", "HEAD"), ("Post", "POST"), ("purge", "PURGE"), ("", "")] {
+      #expect(bytes(logged) { HTTPRecord.method($0) } == method)
+    }
+  }
+}
