@@ -19,6 +19,46 @@ enum ByteParsing {
     return true
   }
 
+  /// Whether `bytes` may hold a byte below 0x20 (a tab counts): false proves there is none.
+  /// Eight bytes a step.
+  @inline(__always)
+  static func mayHoldControlBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      // A byte below 0x20 borrows in `word - 0x20…` and keeps its high bit clear in `word`.
+      if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
+      offset += 8
+    }
+    while offset < bytes.count {
+      if bytes[offset] < 0x20 { return true }
+      offset += 1
+    }
+    return false
+  }
+
+  /// The offset of the first `byte` in `bytes[start..<end]`, or nil. Eight bytes a step (no
+  /// call: log values are short).
+  @inline(__always)
+  static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    let spread = UInt64(byte) &* 0x0101_0101_0101_0101
+    var offset = start
+    while offset + 8 <= end {
+      let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ spread
+      // The lowest flagged byte is the first zero of `word` (borrows only run upwards).
+      let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+      if zeros != 0 { return offset + zeros.trailingZeroBitCount / 8 }
+      offset += 8
+    }
+    while offset < end {
+      if bytes[offset] == byte { return offset }
+      offset += 1
+    }
+    return nil
+  }
+
   /// The length of `field` without its trailing spaces and tabs.
   @inline(__always)
   static func trimmedEnd(_ field: UnsafeRawBufferPointer) -> Int {
@@ -67,6 +107,30 @@ enum ByteParsing {
 
   /// A non-negative time in `unit` (integer or decimal, e.g. `12.25`) as microseconds.
   static func microseconds(_ field: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
+    // The common forms, `digits` and `digits.digits`, in one pass.
+    var whole: UInt64 = 0
+    var index = 0
+    while index < min(field.count, 18) {
+      let digit = field[index] &- 0x30
+      guard digit < 10 else { break }
+      whole = whole &* 10 &+ UInt64(digit)
+      index += 1
+    }
+    if index == field.count, index > 0 {
+      guard let micros = unit.microseconds(whole), micros < Request.timeLimit else { return nil }
+      return micros
+    }
+    if index < field.count, field[index] == 0x2E, index > 0 || index + 1 < field.count,
+      let micros = fractionMicroseconds(whole, UnsafeRawBufferPointer(rebasing: field[(index + 1)...]), unit: unit)
+    {
+      return micros
+    }
+    return microsecondsSlowly(field, unit: unit)
+  }
+
+  /// ``microseconds(_:unit:)`` for the forms its single pass leaves: more than 18 integer
+  /// digits, and the exponent form.
+  private static func microsecondsSlowly(_ field: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
     if let whole = unsigned(field) {
       guard let micros = unit.microseconds(whole), micros < Request.timeLimit else { return nil }
       return micros
@@ -90,7 +154,15 @@ extension ByteParsing {
     let integer = UnsafeRawBufferPointer(rebasing: field[..<dot])
     let fraction = UnsafeRawBufferPointer(rebasing: field[(dot + 1)...])
     guard !integer.isEmpty || !fraction.isEmpty else { return nil }
-    guard let whole = integer.isEmpty ? 0 : unsigned(integer), let base = unit.microseconds(whole) else { return nil }
+    guard let whole = integer.isEmpty ? 0 : unsigned(integer) else { return nil }
+    return fractionMicroseconds(whole, fraction, unit: unit)
+  }
+
+  /// `whole` and the digits of `fraction` in `unit` as microseconds (digits beyond one
+  /// microsecond dropped), or nil when a byte is not a digit or the time is out of range.
+  @inline(__always)
+  static func fractionMicroseconds(_ whole: UInt64, _ fraction: UnsafeRawBufferPointer, unit: TimeUnit) -> Int64? {
+    guard let base = unit.microseconds(whole) else { return nil }
     let places: Int
     switch unit {
     case .s: places = 6
@@ -175,19 +247,13 @@ func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
   return true
 }
 
-/// Whether `line` holds only spaces and tabs, in the same pass checking that it holds no NUL
-/// or other control byte that marks binary data (then it throws that message).
+/// Whether `line` holds only spaces and tabs, checking first that it holds no NUL or other
+/// control byte that marks binary data (then it throws that message). Eight bytes a step.
 @inline(__always)
 func isBlankText(_ line: UnsafeRawBufferPointer) throws(LineError) -> Bool {
-  var blank = true
-  for byte in line {
-    if byte > 0x20 {
-      blank = false
-    } else if byte != 0x20 && byte != 0x09, let problem = binaryDataProblem(line) {
-      throw LineError(problem)
-    }
-  }
-  return blank
+  if ByteParsing.mayHoldControlBytes(line), let problem = binaryDataProblem(line) { throw LineError(problem) }
+  for byte in line where byte > 0x20 { return false }
+  return true
 }
 
 /// Returns a message if `line` holds a NUL or other control byte that marks binary data.

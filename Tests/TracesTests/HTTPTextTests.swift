@@ -51,7 +51,8 @@ import Testing
     for text in texts {
       bytes(text) { value in
         values.append(
-          memo.value(HTTPText(borrowing: value)) { string in
+          memo.value(HTTPText(borrowing: value)) { bytes in
+            let string = String(decoding: bytes, as: UTF8.self)
             parsed.append(string)
             return string.uppercased()
           })
@@ -66,6 +67,25 @@ import Testing
   @Test func methodsAreUpperCased() {
     for (logged, method) in [("get", "GET"), ("HEAD", "HEAD"), ("Post", "POST"), ("purge", "PURGE"), ("", "")] {
       #expect(bytes(logged) { HTTPRecord.method($0) } == method)
+    }
+  }
+
+  /// The word-at-a-time scans agree with a byte loop at every offset of seeded random lines.
+  @Test func wordScansAgreeWithAByteLoop() {
+    var random = SplitMix64(seed: 7)
+    let alphabet: [UInt8] = Array(" \t\"\\abcXYZ019[]".utf8) + [0x00, 0x01, 0x1F, 0x20, 0x7F, 0x80, 0xFF]
+    for _ in 0..<2_000 {
+      let count = Int(random.next() % 40)
+      let line = (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+      line.withUnsafeBytes { bytes in
+        #expect(ByteParsing.mayHoldControlBytes(bytes) == line.contains { $0 < 0x20 })
+        for start in 0...count {
+          for byte in [UInt8(ascii: " "), UInt8(ascii: "\""), 0x00, 0xFF] {
+            let expected = line[start...].firstIndex(of: byte)
+            #expect(ByteParsing.firstIndex(of: byte, in: bytes, from: start, to: count) == expected)
+          }
+        }
+      }
     }
   }
 }

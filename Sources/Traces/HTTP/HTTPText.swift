@@ -103,30 +103,46 @@ final class ByteScratch {
 }
 
 /// Parsed values of repeated header texts, keyed by the bytes (a log repeats a few
-/// `Cache-Control` values on most lines): a hash and a compare per look-up, no String.
+/// `Cache-Control` values and each URL's dates on most lines): one hash of the bytes, an
+/// open-addressed probe and a compare per look-up; no String, no allocation once full.
 struct ByteMemo<Value> {
-  private var slots: [UInt64: Int] = [:]
-  private var texts: [[UInt8]] = []
+  /// At most this many texts are kept; later ones are parsed every time.
+  static var limit: Int { 4_096 }
+  /// Entry number per table slot, -1 when empty (twice the limit: probes stay short).
+  private var table = [Int32](repeating: -1, count: 2 * limit)
+  private var hashes: [UInt64] = []
+  private var ends: [Int] = []
+  private var texts: [UInt8] = []
   private var values: [Value] = []
 
-  /// The value of `text`, parsing it (as a String) on its first sight; at most 4,096 texts are kept.
-  mutating func value(_ text: HTTPText, parse: (String) -> Value) -> Value {
+  /// The value of `text`, parsing it on its first sight.
+  mutating func value(_ text: HTTPText, parse: (UnsafeRawBufferPointer) -> Value) -> Value {
     text.withBytes { bytes in
       let hash = KeyHash.hash(bytes)
-      if let slot = slots[hash] {
-        let same = texts[slot].withUnsafeBytes {
-          $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
-        }
-        if same { return values[slot] }
-        return parse(String(decoding: bytes, as: UTF8.self))
+      let mask = table.count - 1
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while table[slot] >= 0 {
+        let entry = Int(table[slot])
+        if hashes[entry] == hash, same(entry, bytes) { return values[entry] }
+        slot = (slot + 1) & mask
       }
-      let value = parse(String(decoding: bytes, as: UTF8.self))
-      if values.count < 4_096 {
-        slots[hash] = values.count
-        texts.append(Array(bytes))
+      let value = parse(bytes)
+      if values.count < Self.limit {
+        table[slot] = Int32(values.count)
+        hashes.append(hash)
+        texts.append(contentsOf: bytes)
+        ends.append(texts.count)
         values.append(value)
       }
       return value
+    }
+  }
+
+  private func same(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    let start = entry == 0 ? 0 : ends[entry - 1]
+    guard ends[entry] - start == bytes.count else { return false }
+    return texts.withUnsafeBytes { stored in
+      bytes.isEmpty || memcmp(stored.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
     }
   }
 }

@@ -214,7 +214,9 @@ struct HTTPTraffic {
 
   private mutating func fillHeaders(_ record: HTTPRecord, status: Int, into row: inout RequestAttributes) {
     row.status = Int16(clamping: status == 304 ? 200 : status)
-    if let value = record.cacheControl { row.cacheControl = cacheControls.value(value) { CacheControl(parsing: $0) } }
+    if let value = record.cacheControl {
+      row.cacheControl = cacheControls.value(value) { CacheControl(parsing: String(decoding: $0, as: UTF8.self)) }
+    }
     if let value = record.expires {
       row.expires = value.withBytes(HTTPTime.httpDate) ?? RequestAttributes.invalidDate
     }
@@ -238,10 +240,11 @@ struct HTTPTraffic {
     if let value = record.vary, !value.withBytes({ ByteParsing.trim($0).isEmpty }) {
       row.vary = true
     }
-    if let value = record.contentType,
-      let contentClass = contentClasses.value(value, parse: { ContentClass(name: $0.prefix { $0 != ";" }) })
-    {
-      row.contentClass = contentClass
+    if let value = record.contentType {
+      let parsed = contentClasses.value(value) {
+        ContentClass(name: String(decoding: $0, as: UTF8.self).prefix { $0 != ";" })
+      }
+      if let parsed { row.contentClass = parsed }
     }
     row.authorization = record.authorization
     if let latency = record.latency, latency >= 0 { row.latency = latency }

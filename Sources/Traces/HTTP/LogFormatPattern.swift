@@ -215,19 +215,13 @@ struct LogFormatPattern: Sendable {
   /// The first offset at or after `start` where `literal` occurs, skipping a quote that a
   /// backslash escapes (Apache writes `\"` inside quoted fields).
   static func find(_ literal: UnsafeRawBufferPointer, in line: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    guard let first = literal.first, let base = line.baseAddress else { return start }
+    guard let first = literal.first else { return start }
     var offset = start
     while offset + literal.count <= line.count {
-      // Most values are short: the first 16 bytes are scanned in place, then memchr finds the
-      // literal's first byte; then the rest is compared.
-      let last = line.count - literal.count
-      let near = min(offset + 16, last + 1)
-      while offset < near, line[offset] != first { offset += 1 }
-      if offset == near {
-        guard offset <= last else { return nil }
-        guard let found = memchr(base + offset, Int32(first), last + 1 - offset) else { return nil }
-        offset = base.distance(to: UnsafeRawPointer(found))
-      }
+      // The literal's first byte is found, then the rest compared.
+      guard let found = ByteParsing.firstIndex(of: first, in: line, from: offset, to: line.count - literal.count + 1)
+      else { return nil }
+      offset = found
       if hasPrefix(line, at: offset, literal) {
         var backslashes = 0
         while offset - backslashes - 1 >= start, line[offset - backslashes - 1] == UInt8(ascii: "\\") {
