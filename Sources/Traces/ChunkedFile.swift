@@ -73,25 +73,19 @@ final class ChunkedFile {
     }
     bufferCapacity = bufferSize
     buffer = .allocate(byteCount: bufferSize, alignment: 16)
-    let large = (status.st_mode & S_IFMT) == S_IFREG && status.st_size >= Self.readAheadSize
-    (source, compression, end) = try Self.openSource(path, descriptor: fd, buffer: buffer, readAhead: large)
+    (source, compression, end) = try Self.openSource(path, descriptor: fd, buffer: buffer)
     regularFileSize = compression == nil && (status.st_mode & S_IFMT) == S_IFREG ? Int64(status.st_size) : nil
   }
 
-  /// Plain files from this size are read by a background thread a few chunks ahead, so the
-  /// kernel's copy overlaps parsing (smaller ones are read before a thread would pay off).
-  static let readAheadSize: off_t = 8 << 20
-
   /// Reads the first bytes of `descriptor` to detect a compression: returns the source to
-  /// read from and how many plain bytes are already in `buffer`. Compressed files are always
-  /// decoded ahead; plain ones when `readAhead`.
-  private static func openSource(
-    _ path: String, descriptor: Int32, buffer: UnsafeMutableRawPointer, readAhead: Bool = false
-  ) throws(TraceError) -> (any ByteSource, Compression?, Int) {
+  /// read from and how many plain bytes are already in `buffer`.
+  private static func openSource(_ path: String, descriptor: Int32, buffer: UnsafeMutableRawPointer) throws(TraceError)
+    -> (any ByteSource, Compression?, Int)
+  {
     let file = FileDescriptorSource(path: path, descriptor: descriptor)
     let count = try file.readFully(into: buffer, count: Compression.magicLength)
     let prefix = UnsafeRawBufferPointer(start: buffer, count: count)
-    guard let kind = Compression.detect(prefix) else { return (readAhead ? ReadAheadSource(file) : file, nil, count) }
+    guard let kind = Compression.detect(prefix) else { return (file, nil, count) }
     return (ReadAheadSource(try kind.decoder(path: path, input: file, prefix: prefix)), kind, 0)
   }
 
