@@ -88,4 +88,23 @@ import Testing
       }
     }
   }
+
+  /// The HAR reader's exact decimal path gives what Double's parser gives, or leaves the text to it.
+  @Test func simpleDecimalsMatchDoublesParser() {
+    var random = SplitMix64(seed: 11)
+    var texts = [
+      "0", "-0", "7", "007", "1.5", "0.1", "-12.25", "1.", ".5", "-", "1e3", "1.5e3", "+1", "1..2",
+      "9" + String(repeating: "9", count: 15),
+    ]
+    for _ in 0..<5_000 {
+      let whole = String(random.next() % 1_000_000_000)
+      let fraction = String(random.next() % 1_000_000)
+      texts.append(random.next() % 2 == 0 ? whole : "\(whole).\(fraction)")
+    }
+    for text in texts {
+      let simple = JSONStream.simpleDecimal(Array(text.utf8))
+      if let simple { #expect(simple == Double(text), "\(text)") }
+      if text.count <= 15, text.allSatisfy({ $0.isNumber }) { #expect(simple != nil, "\(text)") }
+    }
+  }
 }

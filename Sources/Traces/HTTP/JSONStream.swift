@@ -13,6 +13,8 @@ struct JSONStream {
   let maximumKept: Int
   /// The bytes of the string being kept, reused from one string to the next.
   private var scratch: [UInt8] = []
+  /// The bytes of the number being read (kept: no allocation per number).
+  private var numberBytes: [UInt8] = []
 
   init(_ file: ChunkedFile, maximumKept: Int = 1 << 20) {
     self.file = file
@@ -249,23 +251,51 @@ struct JSONStream {
     return value
   }
 
-  /// A number value as its text (validated against the JSON grammar).
-  mutating func numberText() throws(JSONStreamError) -> String {
-    var text: [UInt8] = []
+  /// A number value (validated against the grammar as Double's parser reads it). Up to 15
+  /// digits with at most one point are converted exactly without a String; others are parsed.
+  mutating func numberValue() throws(JSONStreamError) -> Double {
+    numberBytes.removeAll(keepingCapacity: true)
     _ = try peekValue()
     while let byte = try rawByte(),
       (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2B || byte == 0x2E || byte | 0x20 == 0x65
     {
-      text.append(byte)
+      numberBytes.append(byte)
       advance()
-      guard text.count < 64 else { throw .syntax(failure("a number longer than 64 characters")) }
+      guard numberBytes.count < 64 else { throw .syntax(failure("a number longer than 64 characters")) }
     }
-    let string = String(decoding: text, as: UTF8.self)
-    guard !text.isEmpty, Double(string) != nil, text.first != UInt8(ascii: "+") else {
-      throw .syntax(failure("expected a number\(try describeNext())"))
-    }
-    return string
+    if let value = Self.simpleDecimal(numberBytes) { return value }
+    guard numberBytes.first != UInt8(ascii: "+"), let value = Double(String(decoding: numberBytes, as: UTF8.self))
+    else { throw .syntax(failure("expected a number\(try describeNext())")) }
+    return value
   }
+
+  /// `-?digits(.digits)?` with at most 15 digits, exactly (both parts are exact doubles, so
+  /// one division rounds as a parser does); nil for any other form.
+  static func simpleDecimal(_ bytes: [UInt8]) -> Double? {
+    var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+    let negative = index == 1
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fractionDigits = -1
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == UInt8(ascii: "."), fractionDigits < 0, digits > 0 {
+        fractionDigits = 0
+        continue
+      }
+      let digit = byte &- 0x30
+      guard digit < 10, digits < 15 else { return nil }
+      mantissa = mantissa * 10 + Int64(digit)
+      digits += 1
+      if fractionDigits >= 0 { fractionDigits += 1 }
+    }
+    guard digits > 0, fractionDigits != 0 else { return nil }
+    let value = Double(mantissa) / powersOfTen[max(fractionDigits, 0)]
+    return negative ? -value : value
+  }
+
+  private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
 
   /// A number value, or nil (consumed) for null.
   mutating func number() throws(JSONStreamError) -> Double? {
@@ -279,7 +309,7 @@ struct JSONStream {
       guard let value = Double(text) else { throw .syntax(failure("expected a number, found the string \"\(text)\"")) }
       return value
     }
-    return Double(try numberText())
+    return try numberValue()
   }
 
   /// `true`, `false` or `null`: the boolean, or nil for null.
@@ -326,7 +356,7 @@ struct JSONStream {
         }
       case UInt8(ascii: "\""): try scanString(keep: &unused, keeping: false)
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): try literal()
-      default: _ = try numberText()
+      default: _ = try numberValue()
       }
       // A value ended: a comma (then, in an object, the next key) or the container's end.
       while let isObject = containers.last {
