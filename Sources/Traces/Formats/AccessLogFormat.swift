@@ -3,16 +3,9 @@ import CacheCore
 /// Web server access logs: NCSA common and combined (nginx's and Apache's defaults) and any
 /// nginx `log_format` (`access-log:log-format='…'`). Each line is one ``HTTPRecord``; see
 /// ``HTTPTraffic`` for what it becomes and Traces/README.md for which variable fills what.
-struct AccessLogParser: CountingLineParser {
-  var traits: TraceTraits { HTTPTraffic.traits }
-  var producesAttributes: Bool { true }
+struct AccessLogParser: HTTPLineParser {
   private let requested: String
   private var pattern: LogFormatPattern?
-  /// Where fields with escapes are unescaped, and `$uri?$args` joined, for the current line.
-  private let scratch = ByteScratch()
-  private(set) var traffic = HTTPTraffic()
-  var notes: String? { traffic.summary }
-  var trafficBook: TrafficBook? { traffic.book }
 
   init(parameters: Parameters) {
     requested = parameters.string("log-format")
@@ -70,19 +63,17 @@ struct AccessLogParser: CountingLineParser {
     }
   }
 
-  mutating func parse(
-    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
-  ) throws(LineError) -> Int {
-    if try isBlankText(line) { return 0 }
-    guard let pattern else { return 0 }
+  /// Unescaping only shortens a field, and `$uri?$args` is at most the line again.
+  func scratchNeeded(forLineOf length: Int) -> Int { 2 * length + 1 }
+
+  func record(_ line: UnsafeRawBufferPointer, scratch: ByteScratch) throws(LineError) -> HTTPRecord? {
+    if try isBlankText(line) { return nil }
+    guard let pattern else { return nil }
     var record = HTTPRecord()
     var logged: Int64?
     var requestTime: Int64?
     var path: HTTPText?
     var arguments: HTTPText?
-    // Unescaping only shortens a field, and `$uri?$args` is at most the line again.
-    let scratch = scratch
-    scratch.reset(capacity: 2 * line.count + 1)
     func text(_ value: UnsafeRawBufferPointer) -> HTTPText { LogFormatPattern.unescaped(value, into: scratch) }
     try pattern.match(line) { (field, value) throws(LineError) in
       if value.count == 1, value[0] == UInt8(ascii: "-"), field != .bodyBytesSent { return }
@@ -136,7 +127,7 @@ struct AccessLogParser: CountingLineParser {
     // nginx and Apache log when the response is done: the request arrived $request_time earlier.
     record.time = max(0, logged - (requestTime ?? 0))
     if record.latency == nil, record.observed != .upstreamHit, let requestTime { record.latency = requestTime }
-    return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+    return record
   }
 
   /// The method and target of a request line `METHOD SP target [SP HTTP/x]`, or nil.
@@ -240,7 +231,7 @@ extension TraceFormat {
     check: AccessLogParser.check
   ) { path, parameters throws(TraceError) in
     TimeOrderedReader(
-      try LineRecordReader(path: path, parser: AccessLogParser(parameters: parameters)), parameters: parameters)
+      try HTTPLineReader(path: path, parser: AccessLogParser(parameters: parameters)), parameters: parameters)
   }
 }
 

@@ -7,17 +7,10 @@ import CacheCore
 /// elapsed milliseconds, the size the reply's Content-Length (else the bytes delivered, less
 /// the reply's headers when logged), and the result code says what the cache did (see
 /// Traces/README.md).
-struct SquidParser: CountingLineParser {
-  var traits: TraceTraits { HTTPTraffic.traits }
-  var producesAttributes: Bool { true }
-  private(set) var traffic = HTTPTraffic()
-  var notes: String? { traffic.summary }
-  var trafficBook: TrafficBook? { traffic.book }
+struct SquidParser: HTTPLineParser {
 
-  mutating func parse(
-    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
-  ) throws(LineError) -> Int {
-    if try isBlankText(line) { return 0 }
+  func record(_ line: UnsafeRawBufferPointer, scratch: ByteScratch) throws(LineError) -> HTTPRecord? {
+    if try isBlankText(line) { return nil }
     let blocks = Self.mimeBlocks(line)
     let fields = Self.fields(blocks.map { UnsafeRawBufferPointer(rebasing: line[..<$0.native]) } ?? line)
     var record = HTTPRecord()
@@ -57,7 +50,7 @@ struct SquidParser: CountingLineParser {
       record.contentType = HTTPText(borrowing: fields[9])
     }
     if record.observed != .upstreamHit { record.latency = Int64(elapsed) * 1_000 }
-    return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+    return record
   }
 
   /// The line's fields, split at runs of spaces and tabs.
@@ -175,7 +168,7 @@ extension TraceFormat {
     traits: HTTPTraffic.traits,
     sniff: SquidParser.sniff
   ) { path, parameters throws(TraceError) in
-    TimeOrderedReader(try LineRecordReader(path: path, parser: SquidParser()), parameters: parameters)
+    TimeOrderedReader(try HTTPLineReader(path: path, parser: SquidParser()), parameters: parameters)
   }
 }
 

@@ -4,12 +4,7 @@ import CacheCore
 /// CloudFront standard logs (tab-separated, 24-, 26- and 33-field layouts, values
 /// URL-encoded) and IIS (space-separated). Each line is one ``HTTPRecord``; see
 /// Traces/README.md for which field fills what.
-struct W3CParser: CountingLineParser {
-  var traits: TraceTraits { HTTPTraffic.traits }
-  var producesAttributes: Bool { true }
-  private(set) var traffic = HTTPTraffic()
-  var notes: String? { traffic.summary }
-  var trafficBook: TrafficBook? { traffic.book }
+struct W3CParser: HTTPLineParser {
   /// `time-taken` in milliseconds (IIS) rather than seconds (CloudFront).
   private var timeTakenInMilliseconds: Bool?
   private let timeTakenUnit: String
@@ -40,13 +35,11 @@ struct W3CParser: CountingLineParser {
     timeTakenUnit = parameters.string("time-taken")
   }
 
-  mutating func parse(
-    _ line: UnsafeRawBufferPointer, into request: inout Request, attributes: inout RequestAttributes
-  ) throws(LineError) -> Int {
-    if try isBlankText(line) { return 0 }
+  mutating func record(_ line: UnsafeRawBufferPointer, scratch: ByteScratch) throws(LineError) -> HTTPRecord? {
+    if try isBlankText(line) { return nil }
     if line[0] == UInt8(ascii: "#") {
       directive(String(decoding: line, as: UTF8.self))
-      return 0
+      return nil
     }
     guard !columns.isEmpty else { throw LineError("a record before any #Fields: directive") }
     let separator: UInt8 = line.contains(0x09) ? 0x09 : 0x20
@@ -108,7 +101,7 @@ struct W3CParser: CountingLineParser {
     record.cacheControl = HTTPText?(text(.cacheControl))
     if let value = text(.resultType) { record.observed = Self.outcome(cloudFront: value) }
     if record.observed != .upstreamHit { record.latency = taken }
-    return traffic.map(record, into: &request, attributes: &attributes) ? 1 : 0
+    return record
   }
 
   /// Reads `#Fields:` (the columns from now on) and `#Software:` (which decides the unit of
@@ -182,7 +175,7 @@ extension TraceFormat {
     sniff: W3CParser.sniff
   ) { path, parameters throws(TraceError) in
     TimeOrderedReader(
-      try LineRecordReader(path: path, parser: W3CParser(parameters: parameters)), parameters: parameters)
+      try HTTPLineReader(path: path, parser: W3CParser(parameters: parameters)), parameters: parameters)
   }
 }
 

@@ -41,6 +41,12 @@ struct HTTPText: ExpressibleByStringLiteral {
     }
   }
 
+  /// The bytes of borrowed text (which outlive this value), nil for an owned String.
+  var borrowedBytes: UnsafeRawBufferPointer? {
+    if case .borrowed(let bytes) = storage { return bytes }
+    return nil
+  }
+
   var isEmpty: Bool {
     switch storage {
     case .borrowed(let bytes): bytes.isEmpty
@@ -88,15 +94,33 @@ final class ByteScratch {
     return UnsafeRawBufferPointer(start: base + used, count: written)
   }
 
-  /// Appends the concatenation of `parts`.
-  func append(_ parts: UnsafeRawBufferPointer...) -> UnsafeRawBufferPointer {
-    let total = parts.reduce(0) { $0 + $1.count }
-    return append(upTo: total) { out in
+  /// Bytes that can still be appended before the next ``reset(capacity:)``.
+  var room: Int { capacity - used }
+
+  /// Appends a copy of `bytes`.
+  @inline(__always)
+  func append(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    append(upTo: bytes.count) { out in
+      if !bytes.isEmpty { out.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+      return bytes.count
+    }
+  }
+
+  /// Appends the concatenation of `first`, `second` and `third` (no array per call).
+  @inline(__always)
+  func append(
+    _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer
+  ) -> UnsafeRawBufferPointer {
+    append(upTo: first.count + second.count + third.count) { out in
       var offset = 0
-      for part in parts where !part.isEmpty {
+      func copy(_ part: UnsafeRawBufferPointer) {
+        guard !part.isEmpty else { return }
         out.baseAddress!.advanced(by: offset).copyMemory(from: part.baseAddress!, byteCount: part.count)
         offset += part.count
       }
+      copy(first)
+      copy(second)
+      copy(third)
       return offset
     }
   }

@@ -130,8 +130,9 @@ struct HTTPTraffic {
     return true
   }
 
-  /// The record's absolute http(s) URL, assembled in ``scratch`` (valid until the next
-  /// record), or nil (counted) for one a cache never sees.
+  /// The record's absolute http(s) URL — borrowed text as it is, otherwise assembled or
+  /// copied in ``scratch`` (valid until the next record) — or nil (counted) for one a cache
+  /// never sees.
   private mutating func absoluteURL(_ record: HTTPRecord) -> UnsafeRawBufferPointer? {
     let scratch = scratch
     let assembled: UnsafeRawBufferPointer? = record.url.withBytes { url in
@@ -155,6 +156,7 @@ struct HTTPTraffic {
       guard ByteParsing.equalsIgnoringCase(scheme, "http") || ByteParsing.equalsIgnoringCase(scheme, "https"),
         url.count >= colon + 3, url[colon + 1] == UInt8(ascii: "/"), url[colon + 2] == UInt8(ascii: "/")
       else { return nil }
+      if let borrowed = record.url.borrowedBytes { return borrowed }
       scratch.reset(capacity: url.count)
       return scratch.append(url)
     }
