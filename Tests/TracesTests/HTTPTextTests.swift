@@ -107,4 +107,44 @@ import Testing
       if text.count <= 15, text.allSatisfy({ $0.isNumber }) { #expect(simple != nil, "\(text)") }
     }
   }
+
+  /// The IMF-fixdate fast path reads every date as the scanning path does, and refuses what it
+  /// refuses: dates in each month and case, two-digit-looking years, impossible days, other
+  /// zones, and the same texts with one byte changed.
+  @Test func fixedPlaceHTTPDatesAgreeWithScanning() {
+    var random = SplitMix64(seed: 29)
+    let months = ["Jan", "feb", "MAR", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    var texts = ["Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0094 08:49:37 GMT", "Sun, 29 Feb 2023 00:00:00 GMT"]
+    for _ in 0..<20_000 {
+      let year = [1970, 1999, 2000, 2024, 94, 2100][Int(random.next() % 6)]
+      let padded = String(repeating: "0", count: 4 - String(year).count) + String(year)
+      let zone = random.next() % 10 == 0 ? "UTC" : "GMT"
+      var text = Array(
+        "Mon, \(two(random.next() % 33)) \(months[Int(random.next() % 12)]) \(padded) "
+          + "\(two(random.next() % 25)):\(two(random.next() % 61)):\(two(random.next() % 62)) \(zone)"
+      )
+      if random.next() % 2 == 0 {
+        let bytes: [Character] = ["0", "9", " ", ":", ",", "A", "x", "-"]
+        text[Int(random.next() % UInt64(text.count))] = bytes[Int(random.next() % UInt64(bytes.count))]
+      }
+      texts.append(String(text))
+    }
+    var accepted = 0
+    for text in texts {
+      var copy = text
+      copy.withUTF8 { bytes in
+        let raw = UnsafeRawBufferPointer(bytes)
+        let fast = HTTPTime.httpDate(raw)
+        #expect(fast == HTTPTime.scannedHTTPDate(raw), "\(text)")
+        if fast != nil { accepted += 1 }
+      }
+    }
+    #expect(accepted > 5_000)
+    for (index, name) in months.enumerated() {
+      let bytes = Array(name.utf8)
+      #expect(HTTPTime.month(bytes[0], bytes[1], bytes[2]) == index + 1)
+    }
+    #expect(HTTPTime.month(UInt8(ascii: "j"), UInt8(ascii: "u"), UInt8(ascii: "x")) == nil)
+  }
 }

@@ -34,13 +34,15 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
   private var block: LineBlock?
   private var index = 0
   private var budget = ByteBudget()
-  private var traffic = HTTPTraffic()
+  /// Nil only while ``read(into:)`` holds it in a local (class storage costs an access check
+  /// per record).
+  private var traffic: HTTPTraffic? = HTTPTraffic()
   let path: String
   private(set) var requestsRead: Int64 = 0
   var traits: TraceTraits { HTTPTraffic.traits }
   var knownRequestCount: Int64? { nil }
-  var notes: String? { traffic.summary }
-  var trafficBook: TrafficBook? { traffic.book }
+  var notes: String? { traffic?.summary }
+  var trafficBook: TrafficBook? { traffic?.book }
 
   /// Reads `path` with `parser`, in blocks of at most `blockLines` lines and about
   /// `blockBytes` bytes (a longer line gets a block of its own).
@@ -60,6 +62,8 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
 
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
     let attributes = batch.attributesForWriting()
+    var traffic = self.traffic.take()!
+    defer { self.traffic = traffic }
     try batch.refill { (requests) throws(TraceError) -> Int in
       var filled = 0
       while filled < requests.count {
@@ -72,14 +76,12 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
         }
         let line = block.lineNumbers[index]
         let records = block.records
-        var attribute = RequestAttributes()
-        let mapped = traffic.map(records[index], into: &requests[filled], attributes: &attribute)
+        let mapped = traffic.map(records[index], into: &requests[filled], attributes: &attributes[filled])
         index += 1
         guard mapped else { continue }
-        if let problem = budget.add(requests[filled].size) ?? budget.addCost(attribute.cost) {
+        if let problem = budget.add(requests[filled].size) ?? budget.addCost(attributes[filled].cost) {
           throw TraceError(.malformedRecord, path: path, record: line, problem)
         }
-        attributes[filled] = attribute
         filled += 1
       }
       return filled
@@ -102,7 +104,7 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
   /// once the ring has started.
   private final class Producer: @unchecked Sendable {
     let lines: LineReader
-    var parser: Parser
+    var parser: Parser?
     /// Whether the input ended, or a line failed (nothing after it is read).
     var finished = false
 
@@ -115,6 +117,9 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
     func fill(_ block: LineBlock) -> Bool {
       guard !finished else { return false }
       block.reset()
+      // In a local for the loop: a class-held parser is checked (and copied) per call.
+      var parser = self.parser.take()!
+      defer { self.parser = parser }
       while block.count < block.capacity {
         let line: UnsafeRawBufferPointer
         do throws(TraceError) {
@@ -128,14 +133,15 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
           finished = true
           break
         }
-        let scratchNeeded = parser.scratchNeeded(forLineOf: line.count)
+        // The record's text lies within the line, so its URL assembled takes at most the line again.
+        let scratchNeeded = parser.scratchNeeded(forLineOf: line.count) + line.count + 8
         guard block.makeRoom(line: line.count, scratch: scratchNeeded) else {
           lines.pushBack()
           break
         }
         do throws(LineError) {
           if let record = try parser.record(block.keep(line), scratch: block.scratch) {
-            block.append(record, line: lines.lineNumber)
+            block.append(consume record, line: lines.lineNumber)
           }
         } catch {
           block.failure = TraceError(.malformedRecord, path: lines.path, record: lines.lineNumber, error.message)
@@ -159,7 +165,7 @@ final class LineBlock: @unchecked Sendable {
   let scratch: ByteScratch
   let records: UnsafeMutablePointer<HTTPRecord>
   let lineNumbers: UnsafeMutablePointer<Int64>
-  private(set) var count = 0
+  @exclusivity(unchecked) private(set) var count = 0
   /// What ended the input after the last record (a malformed line, a read error).
   var failure: TraceError?
 

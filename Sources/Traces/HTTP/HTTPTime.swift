@@ -6,9 +6,25 @@ import CacheCore
 /// seconds with a fraction (nginx `$msec`). Each parser is one pass over the bytes; nil for
 /// text that is not such a time (or a time before 1970).
 enum HTTPTime {
-  static let months: [[UInt8]] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-  ].map { Array($0.utf8) }
+  /// The month (1–12) that three letters name in English, any case; nil for anything else.
+  @inline(__always)
+  static func month(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> Int? {
+    switch UInt32(first | 0x20) << 16 | UInt32(second | 0x20) << 8 | UInt32(third | 0x20) {
+    case 0x6A_616E: 1  // jan
+    case 0x66_6562: 2  // feb
+    case 0x6D_6172: 3  // mar
+    case 0x61_7072: 4  // apr
+    case 0x6D_6179: 5  // may
+    case 0x6A_756E: 6  // jun
+    case 0x6A_756C: 7  // jul
+    case 0x61_7567: 8  // aug
+    case 0x73_6570: 9  // sep
+    case 0x6F_6374: 10  // oct
+    case 0x6E_6F76: 11  // nov
+    case 0x64_6563: 12  // dec
+    default: nil
+    }
+  }
 
   /// `dd/Mon/yyyy:HH:MM:SS ±hhmm` (nginx `$time_local`, Apache `%t` without brackets).
   static func commonLog(_ text: UnsafeRawBufferPointer) -> Int64? {
@@ -49,6 +65,11 @@ enum HTTPTime {
   /// An HTTP date: `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT` (two-digit
   /// years below 70 are 20xx), or `Sun Nov  6 08:49:37 1994`.
   static func httpDate(_ text: UnsafeRawBufferPointer) -> Int64? {
+    imfFixdate(text) ?? scannedHTTPDate(text)
+  }
+
+  /// ``httpDate(_:)`` by scanning, for every form (the IMF-fixdate fast path agrees with it).
+  static func scannedHTTPDate(_ text: UnsafeRawBufferPointer) -> Int64? {
     var scanner = Scanner(text)
     scanner.skipLetters()
     if scanner.skip(",") {
@@ -78,6 +99,31 @@ enum HTTPTime {
     scanner.skipSpaces()
     guard let year = scanner.digits(4), scanner.atEnd else { return nil }
     return epochMicros(year, month, day, clock, offsetMinutes: 0)
+  }
+
+  /// The preferred HTTP date, `Sun, 06 Nov 1994 08:49:37 GMT` exactly (what servers send),
+  /// read at fixed places; nil for any other text, which ``scannedHTTPDate(_:)`` then reads.
+  @inline(__always)
+  private static func imfFixdate(_ text: UnsafeRawBufferPointer) -> Int64? {
+    guard text.count == 29, text[3] == UInt8(ascii: ","), text[4] == 0x20, text[7] == 0x20, text[11] == 0x20,
+      text[16] == 0x20, text[19] == UInt8(ascii: ":"), text[22] == UInt8(ascii: ":"), text[25] == 0x20,
+      text[26] == UInt8(ascii: "G"), text[27] == UInt8(ascii: "M"), text[28] == UInt8(ascii: "T")
+    else { return nil }
+    for index in 0..<3 where !((text[index] | 0x20) >= 0x61 && (text[index] | 0x20) <= 0x7A) { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      var value = 0
+      for index in start..<(start + count) {
+        let digit = Int(text[index]) &- 0x30
+        guard digit >= 0, digit <= 9 else { return nil }
+        value = value * 10 + digit
+      }
+      return value
+    }
+    guard let day = number(5, 2), let month = month(text[8], text[9], text[10]), var year = number(12, 4),
+      let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2)
+    else { return nil }
+    if year < 100 { year += year < 70 ? 2000 : 1900 }  // as the scanning path reads `0094`
+    return epochMicros(year, month, day, Clock(hour: hour, minute: minute, second: second, micros: 0), offsetMinutes: 0)
   }
 
   /// Seconds since the epoch with an optional fraction of any precision (`1700000000.123`).
@@ -172,10 +218,9 @@ enum HTTPTime {
     /// A three-letter English month name, any case: 1–12.
     mutating func month() -> Int? {
       guard index + 3 <= text.count else { return nil }
-      let name = [text[index] | 0x20, text[index + 1] | 0x20, text[index + 2] | 0x20]
-      guard let number = HTTPTime.months.firstIndex(of: name) else { return nil }
+      guard let number = HTTPTime.month(text[index], text[index + 1], text[index + 2]) else { return nil }
       index += 3
-      return number + 1
+      return number
     }
 
     /// `HH:MM:SS` and an optional fraction of any precision (kept to microseconds).

@@ -55,7 +55,7 @@ struct HTTPTraffic {
   private(set) var counts = Counts()
   /// The URL of each key, kept while a consumer records.
   let book = TrafficBook()
-  private var urls: [UInt64: URLState] = [:]
+  private var urls = HashKeyedTable<URLState>()
   private var cacheControls = ByteMemo<CacheControl>()
   private var contentClasses = ByteMemo<ContentClass?>()
   /// Where the absolute URL of the record being mapped is assembled.
@@ -76,18 +76,29 @@ struct HTTPTraffic {
       counts.skipped[label, default: 0] += 1
       return false
     }
-    guard let url = absoluteURL(record) else { return false }
-    let key = KeyHash.hash(url)
+    let url: UnsafeRawBufferPointer
+    let key: UInt64
+    if let resolved = record.resolvedURL {
+      (url, key) = resolved
+    } else {
+      scratch.reset(capacity: Self.scratchNeeded(record))
+      guard let absolute = Self.absoluteURL(record, in: scratch) else {
+        counts.skipped[Self.skipReason(record.url.string), default: 0] += 1
+        return false
+      }
+      (url, key) = (absolute, KeyHash.hash(absolute))
+    }
     request = Request(key: key, size: 0)
     book.record(key, String(decoding: url, as: UTF8.self))
     request.time = record.time
     request.operation = operation
     var row = RequestAttributes()
-    var state = urls[key] ?? URLState(url: URLKey(parsing: url))
+    // A URL's state is added at its first sight (as it would be made again later: the same).
+    let entry = urls.entry(key) { URLState(url: URLKey(parsing: url)) }
+    var state = urls[entry]
     row.url = state.url
     guard operation == .get else {
       counts.invalidations += 1
-      urls[key] = state
       attributes = row
       return true
     }
@@ -119,7 +130,7 @@ struct HTTPTraffic {
     }
     row.version = state.version
     row.observed = record.observed
-    urls[key] = state
+    urls[entry] = state
     switch record.observed {
     case .unknown: break
     case .upstreamHit: counts.observedUpstreamHits += 1
@@ -130,25 +141,34 @@ struct HTTPTraffic {
     return true
   }
 
+  /// Finds the record's absolute URL and its key ahead of ``map(_:into:attributes:)``, on any
+  /// thread: the URL borrows the record's text or is assembled in `scratch`, which needs room
+  /// for ``scratchNeeded(_:)`` bytes. A URL a cache never sees is left for `map` to count.
+  static func resolve(_ record: inout HTTPRecord, in scratch: ByteScratch) {
+    guard let url = absoluteURL(record, in: scratch) else { return }
+    record.resolvedURL = (url, KeyHash.hash(url))
+  }
+
+  /// The most bytes ``absoluteURL(_:in:)`` appends for `record`: its URL, host and scheme.
+  static func scratchNeeded(_ record: HTTPRecord) -> Int {
+    record.url.withBytes { $0.count } + (record.host?.withBytes { $0.count } ?? 0) + 8
+  }
+
   /// The record's absolute http(s) URL — borrowed text as it is, otherwise assembled or
-  /// copied in ``scratch`` (valid until the next record) — or nil (counted) for one a cache
-  /// never sees.
-  private mutating func absoluteURL(_ record: HTTPRecord) -> UnsafeRawBufferPointer? {
-    let scratch = scratch
-    let assembled: UnsafeRawBufferPointer? = record.url.withBytes { url in
+  /// copied in `scratch` (which has room for ``scratchNeeded(_:)`` bytes) — or nil for one a
+  /// cache never sees.
+  static func absoluteURL(_ record: HTTPRecord, in scratch: ByteScratch) -> UnsafeRawBufferPointer? {
+    record.url.withBytes { url in
       if url.first == UInt8(ascii: "/") {
         guard let host = record.host,
           !host.withBytes({ $0.isEmpty || ($0.count == 1 && $0[0] == UInt8(ascii: "-")) })
         else {
-          scratch.reset(capacity: url.count)
-          return scratch.append(url)
+          return record.url.borrowedBytes ?? scratch.append(url)
         }
         let secure = record.scheme?.withBytes { ByteParsing.equalsIgnoringCase($0, "https") } ?? false
         let prefix: StaticString = secure ? "https://" : "http://"
         return host.withBytes { host in
-          scratch.reset(capacity: prefix.utf8CodeUnitCount + host.count + url.count)
-          return scratch.append(
-            UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount), host, url)
+          scratch.append(UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount), host, url)
         }
       }
       guard let colon = url.firstIndex(of: UInt8(ascii: ":")) else { return nil }
@@ -156,12 +176,8 @@ struct HTTPTraffic {
       guard ByteParsing.equalsIgnoringCase(scheme, "http") || ByteParsing.equalsIgnoringCase(scheme, "https"),
         url.count >= colon + 3, url[colon + 1] == UInt8(ascii: "/"), url[colon + 2] == UInt8(ascii: "/")
       else { return nil }
-      if let borrowed = record.url.borrowedBytes { return borrowed }
-      scratch.reset(capacity: url.count)
-      return scratch.append(url)
+      return record.url.borrowedBytes ?? scratch.append(url)
     }
-    if assembled == nil { counts.skipped[Self.skipReason(record.url.string), default: 0] += 1 }
-    return assembled
   }
 
   /// Why a URL a cache never sees was skipped: `no URL`, `not a URL` or its scheme (`data: URL`).
