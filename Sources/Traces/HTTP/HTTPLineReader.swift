@@ -133,8 +133,7 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
           finished = true
           break
         }
-        // The record's text lies within the line, so its URL assembled takes at most the line again.
-        let scratchNeeded = parser.scratchNeeded(forLineOf: line.count) + line.count + 8
+        let scratchNeeded = parser.scratchNeeded(forLineOf: line.count)
         guard block.makeRoom(line: line.count, scratch: scratchNeeded) else {
           lines.pushBack()
           break

@@ -38,8 +38,6 @@ struct HTTPRecord {
   var latency: Int64?
   /// What a real cache on the path did with the request, when the record says.
   var observed: ObservedOutcome = .unknown
-  /// The absolute URL and its key, when a reader found them ahead (``HTTPTraffic/resolve(_:in:)``).
-  var resolvedURL: (url: UnsafeRawBufferPointer, key: UInt64)?
 }
 
 extension HTTPRecord {

@@ -142,7 +142,7 @@ struct ByteMemo<Value> {
   /// The value of `text`, parsing it on its first sight.
   mutating func value(_ text: HTTPText, parse: (UnsafeRawBufferPointer) -> Value) -> Value {
     text.withBytes { bytes in
-      let hash = KeyHash.hash(bytes)
+      let hash = Self.hash(bytes)
       let mask = table.count - 1
       var slot = Int(truncatingIfNeeded: hash) & mask
       while table[slot] >= 0 {
@@ -160,6 +160,28 @@ struct ByteMemo<Value> {
       }
       return value
     }
+  }
+
+  /// A hash of `bytes` taken 8 at a time (a memo compares the bytes too, so it needs only
+  /// to spread them, not to match ``KeyHash``).
+  @inline(__always)
+  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+      hash ^= hash >> 32
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      tail |= UInt64(bytes[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    return hash ^ (hash >> 29)
   }
 
   private func same(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -76,18 +76,12 @@ struct HTTPTraffic {
       counts.skipped[label, default: 0] += 1
       return false
     }
-    let url: UnsafeRawBufferPointer
-    let key: UInt64
-    if let resolved = record.resolvedURL {
-      (url, key) = resolved
-    } else {
-      scratch.reset(capacity: Self.scratchNeeded(record))
-      guard let absolute = Self.absoluteURL(record, in: scratch) else {
-        counts.skipped[Self.skipReason(record.url.string), default: 0] += 1
-        return false
-      }
-      (url, key) = (absolute, KeyHash.hash(absolute))
+    scratch.reset(capacity: Self.scratchNeeded(record))
+    guard let url = Self.absoluteURL(record, in: scratch) else {
+      counts.skipped[Self.skipReason(record.url.string), default: 0] += 1
+      return false
     }
+    let key = KeyHash.hash(url)
     request = Request(key: key, size: 0)
     book.record(key, String(decoding: url, as: UTF8.self))
     request.time = record.time
@@ -141,23 +135,15 @@ struct HTTPTraffic {
     return true
   }
 
-  /// Finds the record's absolute URL and its key ahead of ``map(_:into:attributes:)``, on any
-  /// thread: the URL borrows the record's text or is assembled in `scratch`, which needs room
-  /// for ``scratchNeeded(_:)`` bytes. A URL a cache never sees is left for `map` to count.
-  static func resolve(_ record: inout HTTPRecord, in scratch: ByteScratch) {
-    guard let url = absoluteURL(record, in: scratch) else { return }
-    record.resolvedURL = (url, KeyHash.hash(url))
-  }
-
   /// The most bytes ``absoluteURL(_:in:)`` appends for `record`: its URL, host and scheme.
-  static func scratchNeeded(_ record: HTTPRecord) -> Int {
+  private static func scratchNeeded(_ record: HTTPRecord) -> Int {
     record.url.withBytes { $0.count } + (record.host?.withBytes { $0.count } ?? 0) + 8
   }
 
   /// The record's absolute http(s) URL — borrowed text as it is, otherwise assembled or
   /// copied in `scratch` (which has room for ``scratchNeeded(_:)`` bytes) — or nil for one a
   /// cache never sees.
-  static func absoluteURL(_ record: HTTPRecord, in scratch: ByteScratch) -> UnsafeRawBufferPointer? {
+  private static func absoluteURL(_ record: HTTPRecord, in scratch: ByteScratch) -> UnsafeRawBufferPointer? {
     record.url.withBytes { url in
       if url.first == UInt8(ascii: "/") {
         guard let host = record.host,
