@@ -472,7 +472,9 @@ NOTES = {
     "parsing": "Read throughput of the trace readers: the whole command's time minus replay time, for a 10 M-request "
     "trace in four encodings and for HTTP traffic (the 1 M-request `gen http` trace written four times over as an NCSA "
     "combined log and as an nginx log in the capture's format, once as a HAR), through a one-object FIFO; peak memory "
-    "is the whole process's.",
+    "is the whole process's. HTTP logs (access, Squid, W3C) parse their lines on a second thread, a few blocks "
+    "ahead of the thread that maps them to requests in order; the CacheLab CSV is read on a second thread ahead of "
+    "replay.",
     "sampling": "`cachelab sweep` of lru, sieve, s3fifo and arc at 8 sizes on the scarab trace (object mode), exact "
     "and spatially sampled: time, speed-up and the miss-ratio error against the exact sweep.",
     "sweep": "One `cachelab sweep` of LRU at 20 log-spaced sizes (all caches in one pass over the trace) on the "
