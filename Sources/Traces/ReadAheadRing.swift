@@ -69,12 +69,14 @@ final class ReadAheadRing<Buffer>: @unchecked Sendable {
     return nil
   }
 
-  /// Stops the producer and waits for it (the consumer is going away).
-  func stop() {
+  /// Stops the producer (the consumer is going away) and, when `waiting`, waits for it. A
+  /// producer not waited for ends at its next buffer: it keeps the ring and what its `fill`
+  /// captured alive until then (a producer blocked on a pipe may take a while).
+  func stop(waiting: Bool = true) {
     cancelled = true
     if holding { free.signal() }
     // Wake a producer waiting for a free buffer, then wait for it to stop.
     free.signal()
-    finished.wait()
+    if waiting { finished.wait() }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import Synchronization
 import TestSupport
 import Testing
 
@@ -57,5 +58,44 @@ import Testing
     let row = try #require(table.rows.first)
     #expect(table.value(row, "observed_hits") == "")
     #expect(table.value(row, "observed_hit_ratio") == "")
+  }
+
+  /// A log piped in from a writer that keeps it open (`tail -f log | cachelab … --num-req N`):
+  /// the run ends once it has its N requests, though the line parser's thread is still
+  /// waiting for more input.
+  @Test func aLivePipeEndsTheRunAtItsRequestLimit() throws {
+    let scratch = FaultCases3OutputTests.Scratch()
+    let csv = scratch.path + "/out.csv"
+    // More lines than a replay batch (65,536 requests) and the 60 s reorder window, one second
+    // apart: the limit is reached before the lines run out, and the writer keeps the pipe open.
+    var text = ""
+    for index in 0..<70_000 {
+      text += "\(1_700_000_000 + index).000 \"GET /o/\(index % 50).js HTTP/1.1\" 200 1000 \"max-age=60\" MISS\n"
+    }
+    let pipe = Pipe()
+    let writer = pipe.fileHandleForWriting
+    let lines = Data(text.utf8)
+    DispatchQueue.global().async { writer.write(lines) }
+    // A generous bound closes the pipe only if the run waits for its end.
+    let closed = Mutex(false)
+    let closer = DispatchWorkItem {
+      closed.withLock { $0 = true }
+      try? writer.close()
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: closer)
+    let outcome = try ChildProcess.run(
+      CLI.binary,
+      [
+        "run", "--trace", "-", "--format", Self.format, "--policies", "lru", "--sizes", "1MiB", "--num-req", "100",
+        "--output", csv,
+      ],
+      inputFile: pipe.fileHandleForReading)
+    let closedFirst = closed.withLock { $0 }
+    closer.cancel()
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(!closedFirst, "the run waited for its input to end")
+    let table = try ReportTable(contentsOf: csv)
+    let row = try #require(table.rows.first)
+    #expect(table.value(row, "requests") == "100")
   }
 }

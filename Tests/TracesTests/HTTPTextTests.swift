@@ -147,4 +147,21 @@ import Testing
     }
     #expect(HTTPTime.month(UInt8(ascii: "j"), UInt8(ascii: "u"), UInt8(ascii: "x")) == nil)
   }
+
+  /// The URL-state table finds every key again, keys that differ only in their high or low
+  /// bits included, through growth from 64 slots to many thousands.
+  @Test func hashKeyedTableFindsEveryKeyAgain() {
+    var table = HashKeyedTable<Int>()
+    var random = SplitMix64(seed: 3)
+    var keys = (0..<20_000).map { _ in random.next() }
+    keys += (1...2_000).map { UInt64($0) } + (1...2_000).map { UInt64($0) << 50 }
+    for (index, key) in keys.enumerated() {
+      #expect(table.entry(key) { index } == index)
+    }
+    #expect(table.count == keys.count)
+    for (index, key) in keys.enumerated() {
+      #expect(table[table.entry(key) { -1 }] == index)
+    }
+    #expect(table.count == keys.count)
+  }
 }

@@ -25,7 +25,8 @@ extension HTTPLineParser {
 /// ahead of the caller, which maps the records in file order through ``HTTPTraffic`` (URL
 /// versions, sizes, memos, counts). Errors keep the line they belong to and come in file
 /// order, as from a one-thread reader. Memory: three blocks of about 1 MiB of lines, twice
-/// that of scratch, and their records. The background thread starts at the first read.
+/// that of scratch, and their records (a longer line grows its block until the block is
+/// reused). The background thread starts at the first read.
 final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
   private let producer: Producer
   private let blockLines: Int
@@ -37,12 +38,14 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
   /// Nil only while ``read(into:)`` holds it in a local (class storage costs an access check
   /// per record).
   private var traffic: HTTPTraffic? = HTTPTraffic()
+  /// The traffic's URL book, kept apart: other threads may ask for it during a read.
+  let trafficBook: TrafficBook?
   let path: String
   private(set) var requestsRead: Int64 = 0
   var traits: TraceTraits { HTTPTraffic.traits }
   var knownRequestCount: Int64? { nil }
+  /// What mapping counted; read it after the end (it is nil during a read).
   var notes: String? { traffic?.summary }
-  var trafficBook: TrafficBook? { traffic?.book }
 
   /// Reads `path` with `parser`, in blocks of at most `blockLines` lines and about
   /// `blockBytes` bytes (a longer line gets a block of its own).
@@ -53,11 +56,13 @@ final class HTTPLineReader<Parser: HTTPLineParser>: TraceReader {
     self.path = path
     self.blockLines = blockLines
     self.blockBytes = blockBytes
+    trafficBook = traffic?.book
     producer = Producer(lines: lines, parser: parser)
   }
 
+  /// Does not wait for the parsing thread: on a pipe it may be blocked in a read.
   deinit {
-    ring?.stop()
+    ring?.stop(waiting: false)
   }
 
   func read(into batch: RequestBatch) throws(TraceError) -> Bool {
@@ -183,13 +188,13 @@ final class LineBlock: @unchecked Sendable {
     lineNumbers.deallocate()
   }
 
-  /// Empties the block for the next lines.
+  /// Empties the block for the next lines (and gives back what a long line grew it by).
   func reset() {
     records.deinitialize(count: count)
     count = 0
     failure = nil
-    lines.reset(capacity: bytes)
-    scratch.reset(capacity: 2 * bytes)
+    lines.reset(capacity: bytes, shrinking: true)
+    scratch.reset(capacity: 2 * bytes, shrinking: true)
   }
 
   /// Whether a line of `line` bytes needing `scratch` bytes fits; an empty block grows to fit.

@@ -7,7 +7,8 @@ import CacheCore
 #endif
 
 /// A text field of an ``HTTPRecord``: a String the producer owns, or bytes borrowed from the
-/// line being read (valid only while that record is mapped). Log readers borrow, so a field
+/// line being read (valid while the reader keeps that line: its block of lines, for the log
+/// readers). Log readers borrow, so a field
 /// costs no String unless a consumer asks for one.
 struct HTTPText: ExpressibleByStringLiteral {
   private enum Storage {
@@ -61,8 +62,9 @@ extension Optional where Wrapped == HTTPText {
 }
 
 /// Reusable bytes a reader writes derived text into (unescaped fields, assembled URLs) and
-/// lends out as ``HTTPText``: ``reset(capacity:)`` before each record guarantees room for
-/// everything that record will append, so what was lent stays where it is until the next reset.
+/// lends out as ``HTTPText``: ``reset(capacity:shrinking:)`` (before each record, or each
+/// block of lines with ``room`` checked per line) guarantees room for everything appended
+/// until the next reset, so what was lent stays where it is until then.
 final class ByteScratch {
   private var base: UnsafeMutableRawPointer
   private var capacity: Int
@@ -75,26 +77,27 @@ final class ByteScratch {
 
   deinit { base.deallocate() }
 
-  /// Forgets what was appended and makes room for `capacity` bytes (reallocates only to grow).
+  /// Forgets what was appended and makes room for `capacity` bytes: reallocates to grow, and
+  /// when `shrinking`, to give back what an earlier reset grew beyond `capacity`.
   @inline(__always)
-  func reset(capacity needed: Int) {
+  func reset(capacity needed: Int, shrinking: Bool = false) {
     used = 0
-    guard needed > capacity else { return }
+    guard needed > capacity || (shrinking && capacity > needed) else { return }
     base.deallocate()
-    capacity = max(needed, capacity * 2)
+    capacity = shrinking ? needed : max(needed, capacity * 2)
     base = .allocate(byteCount: capacity, alignment: 1)
   }
 
   /// Writes `count` bytes through `fill` (which returns how many it wrote) and returns them.
   @inline(__always)
   func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> UnsafeRawBufferPointer {
-    precondition(used + count <= capacity, "ByteScratch: reset(capacity:) reserved too little")
+    precondition(used + count <= capacity, "ByteScratch: reset(capacity:shrinking:) reserved too little")
     let written = fill(UnsafeMutableRawBufferPointer(start: base + used, count: count))
     defer { used += written }
     return UnsafeRawBufferPointer(start: base + used, count: written)
   }
 
-  /// Bytes that can still be appended before the next ``reset(capacity:)``.
+  /// Bytes that can still be appended before the next ``reset(capacity:shrinking:)``.
   var room: Int { capacity - used }
 
   /// Appends a copy of `bytes`.
@@ -180,8 +183,13 @@ struct ByteMemo<Value> {
       shift += 8
       offset += 1
     }
-    hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-    return hash ^ (hash >> 29)
+    // The slot takes the low bits: fold every bit into them (MurmurHash3's finalizer).
+    hash ^= tail
+    hash ^= hash >> 33
+    hash &*= 0xFF51_AFD7_ED55_8CCD
+    hash ^= hash >> 33
+    hash &*= 0xC4CE_B9FE_1A85_EC53
+    return hash ^ (hash >> 33)
   }
 
   private func same(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
