@@ -183,13 +183,8 @@ struct ByteMemo<Value> {
       shift += 8
       offset += 1
     }
-    // The slot takes the low bits: fold every bit into them (MurmurHash3's finalizer).
-    hash ^= tail
-    hash ^= hash >> 33
-    hash &*= 0xFF51_AFD7_ED55_8CCD
-    hash ^= hash >> 33
-    hash &*= 0xC4CE_B9FE_1A85_EC53
-    return hash ^ (hash >> 33)
+    // The slot takes the low bits: fold every bit into them.
+    return KeyHash.mix(hash ^ tail)
   }
 
   private func same(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
