@@ -10,9 +10,11 @@ import CacheCore
 /// unit of the baseline in alternation (each unit's pair in turn; which build goes first
 /// alternates too), one fresh process per measurement, so both see the same moments of the
 /// machine. A warm-up pass (not counted) also finds what the reference cannot replay. After
-/// `rounds` full rounds, a configuration whose interval still holds its threshold is measured
-/// again, `rounds` more at a time, up to `maximumRounds` (likewise all of them while the
-/// overall ratio is undecided). Costs 2 × units processes per round.
+/// `rounds` full rounds, a configuration whose interval still holds its threshold, or lies
+/// wholly below it, is measured again, `rounds` more at a time, up to `maximumRounds`
+/// (likewise all of them while the overall ratio is undecided): a burst of load on a shared
+/// machine can sink one configuration's first rounds, so a slowdown stands only when it
+/// survives the further rounds. Costs 2 × units processes per round.
 public struct SideBySideSpeed {
   public struct Settings: Sendable {
     /// Full rounds (every configuration measured by both builds once per round); at least 6,
@@ -91,7 +93,7 @@ public struct SideBySideSpeed {
     }
     var verdict = judge(samples)
     while round < settings.maximumRounds {
-      let undecided = Set(verdict.configurations.filter(\.isUndecided).map(\.configuration))
+      let undecided = Set(verdict.configurations.filter { $0.isUndecided || $0.isSlower }.map(\.configuration))
       let overallUndecided = verdict.overall?.isUndecided == true
       guard overallUndecided || !undecided.isEmpty else { break }
       let batchEnd = min(round + settings.rounds, settings.maximumRounds)
@@ -99,7 +101,7 @@ public struct SideBySideSpeed {
         progress(
           overallUndecided
             ? "round \(round + 1): the overall ratio is still undecided"
-            : "round \(round + 1): \(undecided.count) configurations still undecided")
+            : "round \(round + 1): \(undecided.count) configurations undecided or slower")
         try measureRound(round, only: overallUndecided ? nil : undecided, &samples)
         round += 1
       }

@@ -108,7 +108,24 @@ final class FakeBuilds: @unchecked Sendable {
       let slower = verdict.slower.map(\.label)
       #expect(!slower.isEmpty && slower.allSatisfy { $0.hasPrefix("lru @") }, "seed \(seed): \(slower)")
       #expect(verdict.overall?.isSlower == false)
-      for judged in verdict.slower { #expect(judged.upper < 0.75 && judged.lower < judged.ratio) }
+      for judged in verdict.slower {
+        #expect(judged.upper < 0.75 && judged.lower < judged.ratio)
+        #expect(judged.rounds == 60, "a slowdown stands only after every further round: \(judged.rounds)")
+      }
+    }
+  }
+
+  @Test func aBurstOfLoadOnOnePolicysFirstRoundsDoesNotFailIt() throws {
+    for seed in 1...3 as ClosedRange<UInt64> {
+      let builds = FakeBuilds(seed: seed)
+      let units = try Self.plan().units(ofRound: 0).count
+      // The warm-up and the 10 full rounds: sieve's candidate runs at half speed throughout.
+      let burstCalls = 2 * units + 10 * 2 * units
+      builds.candidateFactor = { [unowned builds] in $0 == "sieve" && builds.calls.count <= burstCalls ? 0.5 : 1 }
+      let verdict = try Self.judge(builds)
+      let sieve = verdict.configurations.filter { $0.label.hasPrefix("sieve @") }
+      #expect(!verdict.failed, "seed \(seed): \(verdict.slower.map { "\($0.label) ×\($0.ratio)" })")
+      #expect(sieve.count == 2 && sieve.allSatisfy { $0.rounds > 10 }, "\(sieve.map(\.rounds))")
     }
   }
 
