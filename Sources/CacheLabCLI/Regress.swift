@@ -30,10 +30,10 @@ struct Regress: ParsableCommand {
       Each configuration gets --rounds paired ratios (this build / OTHER), judged by the \
       Hodges-Lehmann estimate with Wilcoxon's signed-rank 95 % interval; the overall ratio is \
       the geometric mean over all configurations, with a Student-t 95 % interval over the \
-      rounds. A configuration whose interval still holds its threshold, or lies wholly \
-      below it, gets --rounds more rounds at a time, up to six times --rounds (a burst of \
-      load can sink one configuration's first rounds). It fails only when a whole interval \
-      lies below 1 - tolerance after those rounds: --speed-tolerance overall (10 %), --config-tolerance for one \
+      rounds. A configuration whose interval still holds its threshold gets --rounds more \
+      rounds at a time, up to six times --rounds; one whose interval lies wholly below it \
+      gets --rounds more once (a burst of load can sink one configuration's first rounds). \
+      It fails only when a whole interval lies below 1 - tolerance after those rounds: --speed-tolerance overall (10 %), --config-tolerance for one \
       configuration (25 %). Configurations OTHER cannot replay (a policy it lacks) are listed \
       and not judged. Without --speed-against, speed is not judged, and the gate says why: \
       the machine that measured the baseline (machine.txt, written by --create and --update) \

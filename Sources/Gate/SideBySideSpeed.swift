@@ -10,11 +10,11 @@ import CacheCore
 /// unit of the baseline in alternation (each unit's pair in turn; which build goes first
 /// alternates too), one fresh process per measurement, so both see the same moments of the
 /// machine. A warm-up pass (not counted) also finds what the reference cannot replay. After
-/// `rounds` full rounds, a configuration whose interval still holds its threshold, or lies
-/// wholly below it, is measured again, `rounds` more at a time, up to `maximumRounds`
-/// (likewise all of them while the overall ratio is undecided): a burst of load on a shared
-/// machine can sink one configuration's first rounds, so a slowdown stands only when it
-/// survives the further rounds. Costs 2 × units processes per round.
+/// `rounds` full rounds, a configuration whose interval still holds its threshold is measured
+/// again, `rounds` more at a time, up to `maximumRounds` (likewise all of them while the
+/// overall ratio is undecided); one whose interval lies wholly below it gets `rounds` more
+/// once, since a burst of load on a shared machine can sink one configuration's first rounds:
+/// its slowdown stands only if it survives them. Costs 2 × units processes per round.
 public struct SideBySideSpeed {
   public struct Settings: Sendable {
     /// Full rounds (every configuration measured by both builds once per round); at least 6,
@@ -92,8 +92,12 @@ public struct SideBySideSpeed {
       round += 1
     }
     var verdict = judge(samples)
+    // Configurations judged slower that have had their one further batch.
+    var confirmed: Set<Int> = []
     while round < settings.maximumRounds {
-      let undecided = Set(verdict.configurations.filter { $0.isUndecided || $0.isSlower }.map(\.configuration))
+      let slower = Set(verdict.configurations.filter(\.isSlower).map(\.configuration)).subtracting(confirmed)
+      confirmed.formUnion(slower)
+      let undecided = Set(verdict.configurations.filter(\.isUndecided).map(\.configuration)).union(slower)
       let overallUndecided = verdict.overall?.isUndecided == true
       guard overallUndecided || !undecided.isEmpty else { break }
       let batchEnd = min(round + settings.rounds, settings.maximumRounds)

@@ -110,7 +110,7 @@ final class FakeBuilds: @unchecked Sendable {
       #expect(verdict.overall?.isSlower == false)
       for judged in verdict.slower {
         #expect(judged.upper < 0.75 && judged.lower < judged.ratio)
-        #expect(judged.rounds == 60, "a slowdown stands only after every further round: \(judged.rounds)")
+        #expect(judged.rounds >= 20, "a slowdown stands only after a further batch: \(judged.rounds)")
       }
     }
   }
