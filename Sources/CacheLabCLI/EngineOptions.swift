@@ -53,21 +53,27 @@ struct EngineOptions: ParsableArguments {
   @Flag(help: "With --disk-backend file:DIR, empty each engine's store before the run instead of reusing it.")
   var fresh = false
 
+  @OptionGroup var latency: LatencyOptions
+
   /// Whether any engine option was given.
   var requested: Bool { preset != nil || memory != nil || disk != nil }
 
   /// The engines these options describe.
   func engines() throws -> [LabeledEngine] {
     guard requested else {
-      guard expiry == nil, writePolicy == nil, promote == nil, diskBackend == nil, !memoryHitTouchesDisk else {
+      guard expiry == nil, writePolicy == nil, promote == nil, diskBackend == nil, !memoryHitTouchesDisk,
+        !latency.requested
+      else {
         throw ConfigurationError(
           .invalidValue,
-          "--expiry, --write-policy, --promote, --memory-hit-touches-disk and --disk-backend need --preset, --memory or --disk"
+          "--expiry, --write-policy, --promote, --memory-hit-touches-disk, --disk-backend, --latency and "
+            + "--latency-profile need --preset, --memory or --disk (a plain policy run models no latency)"
         )
       }
       return []
     }
     let backend = try parseBackend()
+    let model = try latency.model()
     let memoryOverride = try memory.map { try TierConfiguration(parsing: $0) }
     let diskOverride = try disk.map { try TierConfiguration(parsing: $0) }
     var result: [LabeledEngine] = []
@@ -91,15 +97,16 @@ struct EngineOptions: ParsableArguments {
           replacement.blockSize = configuration.disk?.blockSize ?? 0
           configuration.disk = replacement
         }
+        configuration.latency = model
         result.append(LabeledEngine(.preset("\(spec)"), configuration: configuration))
       }
       return try withStores(result, backend)
     }
-    let model = try expiry.map { try ExpiryModel(parsing: $0) } ?? .none
+    let expiryModel = try expiry.map { try ExpiryModel(parsing: $0) } ?? .none
     var memoryTier = memoryOverride
     var diskTier = diskOverride
-    memoryTier?.expiry = model
-    diskTier?.expiry = model
+    memoryTier?.expiry = expiryModel
+    diskTier?.expiry = expiryModel
     let write = writePolicy ?? .writeThrough
     let promotion = promote ?? .tracked
     guard diskTier != nil || backend == .simulated else {
@@ -107,7 +114,7 @@ struct EngineOptions: ParsableArguments {
     }
     let configuration = EngineConfiguration(
       name: "engine", memory: memoryTier, disk: diskTier, writePolicy: write, promotion: promotion,
-      memoryHitTouchesDisk: memoryHitTouchesDisk)
+      memoryHitTouchesDisk: memoryHitTouchesDisk, latency: model)
     return try withStores([LabeledEngine(.custom, configuration: configuration)], backend)
   }
 

@@ -144,6 +144,7 @@ struct ReplayOptions: ParsableArguments {
     var paths = PathCheck()
     paths.read("--trace", trace.map { format == nil ? TraceSpec.shorthand($0).path : $0 })
     paths.read("--config", studyFile)
+    for file in engine.latency.profileFiles { paths.read("--latency-profile", file) }
     paths.write("--output", output)
     paths.write("--json", json)
     paths.write("--window-series", windowSeries)

@@ -76,6 +76,16 @@ enum StudyFile {
     return stems.enumerated().map { number, name in counts[name]! > 1 ? "\(name)-\(number + 1)" : name }
   }
 
+  /// `text` with its paths resolved against `folder`: the whole value of a path option, the
+  /// profile files (not the profile names) of `latency-profile`.
+  static func resolvedPaths(_ key: String, _ text: String, _ folder: String) -> String {
+    if pathOptions.contains(key) { return resolve(text, folder) }
+    guard key == "latency-profile" else { return text }
+    return text.split(separator: ",").map { item in
+      LatencyProfileFile.isFile(String(item)) ? resolve(String(item), folder) : String(item)
+    }.joined(separator: ",")
+  }
+
   /// `--name=value` arguments for every key of `table` (a key must name an option of the
   /// command, other than `config`; values are strings, numbers, booleans or flat arrays).
   static func options(
@@ -108,9 +118,10 @@ enum StudyFile {
           }
           items.append(text)
         }
-        result.append(option + "=" + items.joined(separator: ","))
+        let joined = items.joined(separator: ",")
+        result.append(option + "=" + (key == "latency-profile" ? resolvedPaths(key, joined, folder) : joined))
       } else if let text = value?.string {
-        result.append(option + "=" + (pathOptions.contains(key) ? resolve(text, folder) : text))
+        result.append(option + "=" + resolvedPaths(key, text, folder))
       } else if let number = value?.integer {
         result.append(option + "=" + String(number))
       } else if let number = value?.float {

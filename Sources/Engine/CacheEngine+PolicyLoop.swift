@@ -87,8 +87,8 @@ extension CacheEngine {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, outcomes: UnsafeMutablePointer<Outcome>
   ) {
     let header = configuration.latency.headerBytes
-    let hitLatency = configuration.latency.memoryHit
-    let roundTrip = configuration.latency.originRoundTrip
+    let memory = configuration.latency.memory
+    let roundTrip = configuration.latency.origin.fixed
     var tally = counters
     for index in range where requests[index].operation == .get {
       let size = requests[index].size
@@ -97,7 +97,7 @@ extension CacheEngine {
       if outcomes[index - range.lowerBound] == .hit {
         tally.memoryHits += 1
         tally.hitBytes += size
-        latencies.record(hitLatency)
+        latencies.record(memory.cost(size))
       } else {
         tally.originFetches += 1
         tally.originBytes += size + header

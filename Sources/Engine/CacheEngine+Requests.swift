@@ -49,11 +49,11 @@ extension CacheEngine {
   }
 
   func roundTrip(_ attributes: RequestAttributes) -> Int64 {
-    attributes.latency >= 0 ? attributes.latency : configuration.latency.originRoundTrip
+    configuration.latency.roundTrip(traceLatency: attributes.latency)
   }
 
   func transfer(_ bytes: Int64) -> Int64 {
-    Int64(Double(bytes) / configuration.latency.originBytesPerSecond * 1e6)
+    configuration.latency.origin.transfer(bytes)
   }
 
   /// A `get`: memory, then disk, then the origin, whose current version of the object is `version`.
@@ -70,7 +70,7 @@ extension CacheEngine {
       // A fresh hit updates the metadata in place; the other cases revalidate from a copy.
       let freshness = memory.freshness(at: location, now: now)
       if freshness == .fresh {
-        latency += configuration.latency.memoryHit
+        latency += configuration.latency.memory.cost(request.size)
         try serveFromMemory(request, version: version, at: location, now: now)
         return
       }
@@ -92,12 +92,12 @@ extension CacheEngine {
     let now = request.time
     switch freshness {
     case .fresh:
-      latency += configuration.latency.memoryHit
+      latency += configuration.latency.memory.cost(request.size)
       try serveFromMemory(request, version: version, at: location, now: now)
       return true
     case .serveThenRevalidate:
       let stored = memory[location]
-      latency += configuration.latency.memoryHit
+      latency += configuration.latency.memory.cost(request.size)
       counters.servedWhileRevalidating += 1
       try serveFromMemory(request, version: version, at: location, now: now)
       try revalidate(
@@ -134,7 +134,7 @@ extension CacheEngine {
       let inDiskMemory = diskMemory.locate(request.key) != nil
       let readCost =
         inDiskMemory
-        ? configuration.latency.memoryHit
+        ? configuration.latency.memory.cost(stored.size)
         : try backend?.read(request.key, size: stored.size, contentClass: stored.contentClass)
       guard let readCost else {
         try refetchUnreadable(request, current, version: version, latency: &latency)

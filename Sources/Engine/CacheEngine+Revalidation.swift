@@ -17,7 +17,7 @@ extension CacheEngine {
         latency +=
           inDisk
           ? (try backend?.read(request.key, size: stored.size, contentClass: stored.contentClass) ?? 0)
-          : configuration.latency.memoryHit
+          : configuration.latency.memory.cost(stored.size)
         counters.servedOnError += 1
         try serve(request, stored, current, version: version, from: tier, at: tier.locate(request.key), now: now)
         return
@@ -35,7 +35,10 @@ extension CacheEngine {
       }
       return
     }
-    if !background { latency += roundTrip + transfer(configuration.latency.headerBytes) }
+    if !background {
+      let headers = configuration.latency.headerBytes
+      latency += configuration.latency.revalidation?.cost(headers) ?? roundTrip + transfer(headers)
+    }
     guard stored.validates(against: current) else {
       counters.revalidated200 += 1
       counters.originFetches += 1

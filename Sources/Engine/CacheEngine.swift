@@ -69,7 +69,7 @@ public final class CacheEngine {
     }
     // A policy run's counters are its policy's: it records no latency.
     counters = isPolicyRun ? .withoutLatency : EngineStats()
-    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit, into: counters)
+    latencies = LatencyRecorder(frequent: configuration.latency.memory.fixed, into: counters)
     do throws(ConfigurationError) {
       // Memory keeps what it evicts when that spills to disk; the disk keeps its victims (their
       // files are deleted); the disk library's memory cache evicts silently.
@@ -139,7 +139,7 @@ public final class CacheEngine {
       return
     }
     counters = EngineStats()
-    latencies = LatencyRecorder(frequent: configuration.latency.memoryHit)
+    latencies = LatencyRecorder(frequent: configuration.latency.memory.fixed)
     diskBaseline = backend?.counters ?? DiskCounters()
   }
 

@@ -90,7 +90,12 @@ public enum ReportReplay {
             throw ConfigurationError(
               .invalidValue, "\(policy) ran with other tiers than the preset's (\(params)); it cannot be re-run")
           }
-          engines.append(LabeledEngine(.preset(text), configuration: spec.configuration))
+          var configuration = spec.configuration
+          if let model = table.value(row, "latency_model"), !model.isEmpty {
+            configuration.latency = try LatencySpec(parsing: model).applied(to: LatencyModel())
+            configuration.latency.profile = table.value(row, "latency_profile") ?? model
+          }
+          engines.append(LabeledEngine(.preset(text), configuration: configuration))
           continue
         case .policyRun:
           break

@@ -217,7 +217,7 @@ public struct ReportColumn: Sendable {
   // Four arrays rather than one literal: a single 100-element initialiser was the function
   // of this module the optimizer spent longest on (-sil-print-pass-time; see commit 2f55051).
   public static let standard: [ReportColumn] =
-    runColumns + countColumns + engineColumns + windowColumns + observedColumns
+    runColumns + countColumns + engineColumns + windowColumns + observedColumns + latencyModelColumns
 
   /// The columns of what was run: trace, policy, size, options.
   private static let runColumns: [ReportColumn] = [
@@ -459,6 +459,17 @@ public struct ReportColumn: Sendable {
     ) { row in
       row.run.observed.hasOutcomes ? String(row.run.observed.clientHits) : ""
     },
+  ]
+
+  /// The latency model an engine charged (appended last, so older reports stay a prefix).
+  private static let latencyModelColumns: [ReportColumn] = [
+    .engine(
+      "latency_profile",
+      "what the engine's latency model was made from: default, --latency-profile items, --latency (engines only)"
+    ) { $0.configuration.latency.profile },
+    .engine(
+      "latency_model", "the engine's whole latency model as a --latency SPEC, which re-runs it exactly (engines only)"
+    ) { $0.configuration.latency.description },
   ]
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size

@@ -86,7 +86,7 @@ import Testing
   /// The registry tables are generated somewhere in the docs.
   @Test(arguments: [
     "policies --markdown", "formats --markdown", "presets --markdown", "expiries --markdown", "admissions --markdown",
-    "columns --markdown", "columns --window --markdown",
+    "columns --markdown", "columns --window --markdown", "profiles --markdown",
   ])
   func registryTableIsInTheDocs(command: String) throws {
     let generated = try Self.allBlocks().map { $0.arguments.joined(separator: " ") }

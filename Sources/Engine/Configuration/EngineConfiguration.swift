@@ -86,24 +86,6 @@ public struct EngineTimer: Sendable, Equatable {
   }
 }
 
-/// Latencies the simulated engine charges (the file backend measures disk time instead).
-public struct LatencyModel: Sendable, Equatable {
-  /// A memory hit, in microseconds.
-  public var memoryHit: Int64 = 20
-  /// A disk access, before transfer, in microseconds.
-  public var diskSeek: Int64 = 100
-  /// Disk transfer rate, bytes per second.
-  public var diskBytesPerSecond: Double = 500e6
-  /// Origin round trip when the trace gives none, in microseconds.
-  public var originRoundTrip: Int64 = 100_000
-  /// Origin transfer rate, bytes per second.
-  public var originBytesPerSecond: Double = 10e6
-  /// Bytes of response headers (a 304 transfers only these).
-  public var headerBytes: Int64 = 300
-
-  public init() {}
-}
-
 /// Where the disk tier stores its objects.
 public enum DiskBackendKind: Sendable, Equatable, CustomStringConvertible {
   /// Bookkeeping only, with the latency model.

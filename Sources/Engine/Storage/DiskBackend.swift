@@ -32,7 +32,8 @@ protocol DiskBackend: AnyObject {
   func recover() throws(FileError) -> [(key: UInt64, metadata: EntryMetadata)]
 }
 
-/// Bookkeeping-only disk: counts I/O and charges seek + size / bandwidth per access.
+/// Bookkeeping-only disk: counts I/O and charges the latency model's disk read or write
+/// cost per access.
 final class SimulatedDisk: DiskBackend {
   @exclusivity(unchecked) private(set) var counters = DiskCounters()
   private let latency: LatencyModel
@@ -41,21 +42,17 @@ final class SimulatedDisk: DiskBackend {
     self.latency = latency
   }
 
-  private func cost(_ bytes: Int64) -> Int64 {
-    latency.diskSeek + Int64(Double(bytes) / latency.diskBytesPerSecond * 1e6)
-  }
-
   func write(_ key: UInt64, _ metadata: EntryMetadata) -> Int64 {
     counters.writes += 1
     counters.bytesWritten += metadata.size
     counters.filesCreated += 1
-    return cost(metadata.size)
+    return latency.diskWrite.cost(metadata.size)
   }
 
   func read(_ key: UInt64, size: Int64, contentClass: ContentClass) -> Int64? {
     counters.reads += 1
     counters.bytesRead += size
-    return cost(size)
+    return latency.diskRead.cost(size)
   }
 
   func updateDates(_ key: UInt64, _ metadata: EntryMetadata) {}

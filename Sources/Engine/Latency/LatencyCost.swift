@@ -1,0 +1,72 @@
+import CacheCore
+
+/// The time one operation costs: a fixed part plus its bytes over a bandwidth
+/// (`80us+1.2GB/s`; either part may be absent). O(1).
+public struct LatencyCost: Sendable, Equatable, CustomStringConvertible {
+  /// Microseconds charged whatever the size.
+  public var fixed: Int64
+  /// Bytes per second the bytes move at; infinite when only the fixed part counts.
+  public var bytesPerSecond: Double
+
+  public init(fixed: Int64, bytesPerSecond: Double = .infinity) {
+    self.fixed = fixed
+    self.bytesPerSecond = bytesPerSecond
+  }
+
+  /// Microseconds for moving `bytes` after the fixed part (rounded down).
+  @inlinable public func transfer(_ bytes: Int64) -> Int64 {
+    Int64(Double(bytes) / bytesPerSecond * 1e6)
+  }
+
+  /// Microseconds for the whole operation on `bytes`.
+  @inlinable public func cost(_ bytes: Int64) -> Int64 {
+    bytesPerSecond.isInfinite ? fixed : fixed + transfer(bytes)
+  }
+
+  /// `80us+1.2GB/s`, `20us`, `0us+500MB/s`: what ``parse(_:)`` reads back to the same value.
+  public var description: String {
+    bytesPerSecond.isInfinite ? Self.format(fixed) : "\(Self.format(fixed))+\(Bandwidth.format(bytesPerSecond))"
+  }
+
+  /// `micros` as ``Duration/format(_:)`` writes it, or in milliseconds with a fraction
+  /// (`562.5ms`) where that reads back exactly.
+  static func format(_ micros: Int64) -> String {
+    let whole = Duration.format(micros)
+    guard whole.hasSuffix("us"), micros >= 1000 else { return whole }
+    let milliseconds = "\(Double(micros) / 1000)ms"
+    return Duration.microseconds(milliseconds) == micros ? milliseconds : whole
+  }
+
+  /// Reads `FIXED`, `FIXED+BANDWIDTH` or `BANDWIDTH` (`80us+1.2GB/s`, `45ms`, `25Mbit/s`); a
+  /// duration takes `us` (or `µs`), `ms`, `s`; a bandwidth `B/s`, `kB/s`, `MB/s`, `GB/s`,
+  /// `MiB/s`, … or `bit/s`, `kbit/s`, `Mbit/s`, `Gbit/s`, `Kibit/s`, ….
+  public static func parse(_ text: String) throws(ConfigurationError) -> LatencyCost {
+    let parts = text.filter { $0 != " " }.split(separator: "+", omittingEmptySubsequences: false).map {
+      $0.hasSuffix("µs") ? $0.dropLast(2) + "us" : String($0)
+    }
+    func fixed(_ part: String) throws(ConfigurationError) -> Int64 {
+      guard let micros = Duration.microseconds(part), micros <= 3_600_000_000 else {
+        throw ConfigurationError(
+          .invalidValue, "'\(part)' is no duration of at most 1h (write it as 80us, 0.5ms, 45ms or 2s)")
+      }
+      return micros
+    }
+    func bandwidth(_ part: String) throws(ConfigurationError) -> Double {
+      guard let rate = Bandwidth.bytesPerSecond(part) else {
+        throw ConfigurationError(
+          .invalidValue,
+          "'\(part)' is no bandwidth (write it as 1.2GB/s, 800MB/s, 64KiB/s, 25Mbit/s or 10240Kibit/s; "
+            + "a capital B means bytes)")
+      }
+      return rate
+    }
+    switch parts.count {
+    case 1 where parts[0].lowercased().hasSuffix("/s") || parts[0].lowercased().hasSuffix("bps"):
+      return LatencyCost(fixed: 0, bytesPerSecond: try bandwidth(parts[0]))
+    case 1: return LatencyCost(fixed: try fixed(parts[0]))
+    case 2: return LatencyCost(fixed: try fixed(parts[0]), bytesPerSecond: try bandwidth(parts[1]))
+    default:
+      throw ConfigurationError(.invalidValue, "'\(text)' is no cost (write FIXED, FIXED+BANDWIDTH or BANDWIDTH)")
+    }
+  }
+}

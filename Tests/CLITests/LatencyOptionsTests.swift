@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--latency`, `--latency-profile` (names and TOML files, also from a study) and
+/// `cachelab profiles`, through the real `cachelab`: what the report records and what is refused.
+@Suite struct LatencyOptionsTests {
+  static let trace = Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv").path
+
+  @Test func profilesFilesAndTheSpecLayerInOrderAndTheReportRecordsThem() throws {
+    let folder = Paths.temporaryDirectory("latency-profile")
+    let file = folder.appendingPathComponent("phone.toml").path
+    try """
+    name = "phone"
+    source = "measured on a test phone"
+    disk-read = "300us+900MB/s"
+    memory = "5us"
+
+    [calibration.disk-read]
+    points = 12
+    """.write(toFile: file, atomically: true, encoding: .utf8)
+    let output = folder.appendingPathComponent("out.csv").path
+    let outcome = try CLI.run([
+      "run", "--trace", Self.trace, "--preset", "nuke", "--quiet", "--output", output,
+      "--latency-profile", "chrome-devtools-fast-4g,\(file)", "--latency", "memory=7us",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let text = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(text.contains("chrome-devtools-fast-4g + \(file) + --latency"), "\(text.suffix(400))")
+    #expect(
+      text.contains(
+        "memory=7us,disk-read=300us+900MB/s,disk-write=100us+500MB/s,disk-delete=0us,disk-touch=0us,"
+          + "revalidation=origin,origin=165ms+1.0125MB/s,headers=300B"), "\(text.suffix(400))")
+    let defaults = folder.appendingPathComponent("defaults.csv").path
+    #expect(
+      try CLI.run(["run", "--trace", Self.trace, "--preset", "nuke", "--quiet", "--output", defaults]).status == 0)
+    let modelled = try String(contentsOfFile: defaults, encoding: .utf8)
+    #expect(modelled.contains(",default,\"memory=20us,"), "\(modelled.suffix(300))")
+  }
+
+  @Test func aBaselineMadeWithAProfileReplaysWithIt() throws {
+    let baseline = Paths.temporaryDirectory("latency-baseline").appendingPathComponent("b").path
+    let create = try CLI.run([
+      "regress", "--create", baseline, "--trace", Self.trace, "--preset", "nuke,sdwebimage",
+      "--latency-profile", "chrome-devtools-3g", "--latency", "disk=1ms", "--repeat", "1",
+    ])
+    #expect(create.status == 0, "\(create.stdout)\(create.stderr)")
+    let check = try CLI.run(["regress", "--baseline", baseline, "--no-speed"])
+    #expect(
+      check.status == 0 && check.stdout.contains("every deterministic column matches"), "\(check.stdout)\(check.stderr)"
+    )
+  }
+
+  @Test func aBadProfileFileNamesItsLine() throws {
+    let folder = Paths.temporaryDirectory("latency-profile-bad")
+    let file = folder.appendingPathComponent("bad.toml").path
+    try "name = \"x\"\nmemory = \"5us\"\ndsk-read = \"1us\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let outcome = try CLI.run(["run", "--trace", Self.trace, "--preset", "nuke", "--latency-profile", file])
+    #expect(
+      outcome.status == 64 && outcome.stderr.contains("bad.toml:3: 'dsk-read' is no latency key"), "\(outcome.stderr)")
+    try "memory = 5\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let number = try CLI.run(["run", "--trace", Self.trace, "--preset", "nuke", "--latency-profile", file])
+    #expect(number.status == 64 && number.stderr.contains("bad.toml:1: 'memory' must be a string"), "\(number.stderr)")
+    let missing = try CLI.run(["run", "--trace", Self.trace, "--preset", "nuke", "--latency-profile", "none.toml"])
+    #expect(missing.status != 0 && missing.stderr.contains("none.toml"), "\(missing.stderr)")
+  }
+
+  @Test func latencyWithoutEnginesIsAUsageError() throws {
+    let outcome = try CLI.run([
+      "run", "--trace", Self.trace, "--policies", "lru", "--sizes", "0.1", "--latency", "memory=1us",
+    ])
+    #expect(
+      outcome.status == 64 && outcome.stderr.contains("a plain policy run models no latency"), "\(outcome.stderr)")
+  }
+
+  @Test func aStudysProfileFileIsFoundBesideIt() throws {
+    let folder = Paths.temporaryDirectory("latency-study")
+    try "disk-read = \"1ms\"\n".write(
+      toFile: folder.appendingPathComponent("slow.toml").path, atomically: true, encoding: .utf8)
+    let study = folder.appendingPathComponent("s.toml").path
+    try """
+    [[trace]]
+    path = "\(Self.trace)"
+    [run]
+    presets = ["nuke"]
+    latency-profile = ["chrome-devtools-3g", "slow.toml"]
+    output = "out.csv"
+    quiet = true
+    """.write(toFile: study, atomically: true, encoding: .utf8)
+    let outcome = try CLI.run(["run", "--config", study])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let text = try String(contentsOfFile: folder.path + "/out.csv", encoding: .utf8)
+    #expect(text.contains("chrome-devtools-3g + \(folder.path)/slow.toml") && text.contains("disk-read=1ms,"))
+  }
+
+  @Test func profilesListsEveryProfileWithItsSource() throws {
+    let names = try CLI.run(["profiles", "--names"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let details = try CLI.run(["profiles", "--details"]).stdout
+    for name in names.split(separator: ",") {
+      #expect(details.contains(String(name)))
+    }
+    #expect(names.split(separator: ",").count >= 8)
+    #expect(
+      details.contains("source: ChromeDevTools/devtools-frontend@") && details.contains("sets: origin=165ms+1012500B/s")
+    )
+  }
+}
