@@ -67,7 +67,11 @@ let package = Package(
       ]
     ),
     .target(name: "Replay", dependencies: ["CacheCore", "Traces", "Engine"]),
-    .target(name: "Reports", dependencies: ["CacheCore", "Traces", "Engine", "Replay", "Stats"]),
+    .target(
+      name: "Reports",
+      dependencies: [
+        "CacheCore", "Traces", "Engine", "Replay", "Stats", .product(name: "Histogram", package: "hdrhistogram-swift"),
+      ]),
     .target(name: "Gate", dependencies: ["CacheCore", "Traces", "Engine", "Replay", "Reports", "Stats"]),
     .target(
       name: "CacheLabCLI",

@@ -97,11 +97,11 @@ extension CacheEngine {
       if outcomes[index - range.lowerBound] == .hit {
         tally.memoryHits += 1
         tally.hitBytes += size
-        latencies.record(memory.cost(size))
+        latencies.record(memory.cost(size), .memory)
       } else {
         tally.originFetches += 1
         tally.originBytes += size + header
-        latencies.record(roundTrip + transfer(size + header))
+        latencies.record(roundTrip + transfer(size + header), .origin)
       }
     }
     counters = tally

@@ -44,7 +44,7 @@ extension CacheEngine {
     counters.requestBytes += request.size
     counters.bypassed += 1
     var latency: Int64 = 0
-    defer { latencies.record(latency) }
+    defer { latencies.record(latency, .origin) }
     try fetch(request, current, version: version, now: request.time, latency: &latency, storing: false)
   }
 
@@ -64,7 +64,8 @@ extension CacheEngine {
     counters.requests += 1
     counters.requestBytes += request.size
     var latency: Int64 = 0
-    defer { latencies.record(latency) }
+    let before = (memory: counters.memoryHits, disk: counters.diskHits, revalidated: revalidations)
+    defer { latencies.record(latency, answer(since: before)) }
 
     if let location = memory.locate(request.key) {
       // A fresh hit updates the metadata in place; the other cases revalidate from a copy.
@@ -80,6 +81,18 @@ extension CacheEngine {
     }
     if hasDisk, try serveFromDisk(request, current, version: version, latency: &latency) { return }
     try fetch(request, current, version: version, now: now, latency: &latency)
+  }
+
+  /// Revalidations so far (304 and 200).
+  @inline(__always) var revalidations: Int64 { counters.revalidated304 &+ counters.revalidated200 }
+
+  /// What answered the request during which the hit and revalidation counters left `before`:
+  /// a hit (memory or disk) over a background revalidation, a revalidation over the origin.
+  @inline(__always)
+  func answer(since before: (memory: Int64, disk: Int64, revalidated: Int64)) -> TierLatencies.Answer {
+    if counters.memoryHits != before.memory { return .memory }
+    if counters.diskHits != before.disk { return .disk }
+    return revalidations != before.revalidated ? .revalidation : .origin
   }
 
   /// A memory copy that is not fresh: served while revalidating, revalidated, or dropped

@@ -100,7 +100,7 @@ extension CacheEngine {
     let admitted = disk.insert(key, metadata)
     try settleDiskEvictions()
     if admitted {
-      _ = try backend?.write(key, metadata)
+      if let cost = try backend?.write(key, metadata) { latencies.recordDiskWrite(cost) }
       if hasDiskMemory { rememberInDiskMemory(key, metadata) }
     } else if let previous, disk.metadata(key) == nil {
       forgetOnDisk(key)

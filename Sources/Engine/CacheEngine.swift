@@ -117,6 +117,7 @@ public final class CacheEngine {
     if isPolicyRun { return policyRunStats }
     var result = counters
     result.latency = latencies.recorded
+    result.tiers = latencies.recordedTiers
     if let backend {
       let now = backend.counters
       result.disk = DiskCounters()

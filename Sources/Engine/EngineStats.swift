@@ -48,6 +48,8 @@ public struct EngineStats: Sendable {
   public var disk = DiskCounters()
   /// Per-request latency in microseconds: modelled, plus measured disk time with the file backend.
   public var latency: Histogram<UInt64>
+  /// Latency by what answered each request, and disk writes' costs; nil for a plain policy run.
+  public var tiers: TierLatencies?
 
   /// Zero counters, latencies at three significant digits: up to an hour without resizing, and
   /// longer ones (a huge object from a slow origin, a trace's own `latency`) by growing the
@@ -55,6 +57,7 @@ public struct EngineStats: Sendable {
   public init() {
     latency = Histogram(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     latency.autoResize = true
+    tiers = TierLatencies()
   }
 
   /// Zero counters with an empty latency histogram of a few bytes (the full one takes about

@@ -1,5 +1,6 @@
 import CacheCore
 import Engine
+import Histogram
 import Replay
 
 /// One column of the report: a stable name, what it means, how to compute its cell for a row
@@ -341,13 +342,19 @@ public struct ReportColumn: Sendable {
     ) { $0.stats.bypassed },
     .engineInteger("disk_reads", "object reads from the disk tier") { $0.stats.disk.reads },
     .engineInteger("disk_writes", "object writes to the disk tier") { $0.stats.disk.writes }.titled("disk writes"),
-    .engineInteger("disk_bytes_read", "bytes read from disk", .bytes) { $0.stats.disk.bytesRead },
-    .engineInteger("disk_bytes_written", "bytes written to disk", .bytes) { $0.stats.disk.bytesWritten },
+    .engineInteger("disk_bytes_read", "bytes read from disk (with each file's 256-byte header)", .bytes) {
+      $0.stats.disk.bytesRead
+    },
+    .engineInteger("disk_bytes_written", "bytes written to disk (with each file's 256-byte header)", .bytes) {
+      $0.stats.disk.bytesWritten
+    },
     .engineInteger("disk_files_created", "files created (a replaced file counts again)") { $0.stats.disk.filesCreated },
     .engineInteger("disk_files_deleted", "files deleted (evictions, cleanups, replacements refused)") {
       $0.stats.disk.filesDeleted
     },
-    .engineInteger("disk_fsyncs", "fsync calls (file backend)") { $0.stats.disk.fsyncs },
+    .engineInteger("disk_fsyncs", "fsync calls: the file and its folder per write (counted alike in simulated mode)") {
+      $0.stats.disk.fsyncs
+    },
     .engineInteger("disk_corrupt_discarded", "damaged or leftover files discarded (file backend)") {
       $0.stats.disk.corruptDiscarded
     },
@@ -470,7 +477,28 @@ public struct ReportColumn: Sendable {
     .engine(
       "latency_model", "the engine's whole latency model as a --latency SPEC, which re-runs it exactly (engines only)"
     ) { $0.configuration.latency.description },
+    .tierLatency("memory_hit_latency_p50", "median latency of the requests memory answered, µs", \.memoryHit, 50),
+    .tierLatency("disk_hit_latency_p50", "median latency of the requests the disk answered, µs", \.diskHit, 50),
+    .tierLatency(
+      "disk_hit_latency_p90", "90th percentile latency of the requests the disk answered, µs", \.diskHit, 90),
+    .tierLatency(
+      "disk_write_latency_p50", "median cost of a write to disk (after the response, in no request's latency), µs",
+      \.diskWrite, 50),
+    .tierLatency(
+      "origin_latency_p50", "median latency of the full fetches from the origin (not revalidations), µs", \.origin, 50),
   ]
+
+  /// A percentile of one of an engine's per-tier histograms, µs; empty where it recorded none
+  /// (no such tier, or nothing it answered).
+  static func tierLatency(
+    _ name: String, _ meaning: String, _ histogram: KeyPath<TierLatencies, Histogram<UInt64>> & Sendable,
+    _ percentile: Double
+  ) -> ReportColumn {
+    integer(name, meaning, .microseconds) { row in
+      guard let recorded = row.engine?.stats.tiers?[keyPath: histogram], recorded.totalCount > 0 else { return nil }
+      return Int64(clamping: recorded.valueAtPercentile(percentile))
+    }
+  }
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size
   /// sample's or a raised rate is a multiple of 2^-24), so a baseline replays at the same rate.

@@ -32,8 +32,8 @@ protocol DiskBackend: AnyObject {
   func recover() throws(FileError) -> [(key: UInt64, metadata: EntryMetadata)]
 }
 
-/// Bookkeeping-only disk: counts I/O and charges the latency model's disk read or write
-/// cost per access.
+/// Bookkeeping-only disk: counts I/O as the file store does (its header with every read and
+/// write, two fsyncs per write) and charges the latency model's disk read or write cost.
 final class SimulatedDisk: DiskBackend {
   @exclusivity(unchecked) private(set) var counters = DiskCounters()
   private let latency: LatencyModel
@@ -44,14 +44,16 @@ final class SimulatedDisk: DiskBackend {
 
   func write(_ key: UInt64, _ metadata: EntryMetadata) -> Int64 {
     counters.writes += 1
-    counters.bytesWritten += metadata.size
+    counters.bytesWritten += Int64(FileStore.headerLength) + metadata.size
     counters.filesCreated += 1
+    // The file store's file and its folder.
+    counters.fsyncs += 2
     return latency.diskWrite.cost(metadata.size)
   }
 
   func read(_ key: UInt64, size: Int64, contentClass: ContentClass) -> Int64? {
     counters.reads += 1
-    counters.bytesRead += size
+    counters.bytesRead += Int64(FileStore.headerLength) + size
     return latency.diskRead.cost(size)
   }
 
