@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Parsing and printing of transfer rates such as `500MB/s`, `1.2GB/s`, `25Mbit/s` or
 /// `10240Kibit/s`, as bytes per second.
 public enum Bandwidth {
@@ -40,8 +46,22 @@ public enum Bandwidth {
     return nil
   }
 
+  /// `value` if positive and finite; within a millionth of a byte per second of a whole
+  /// number it is that number (`130.7MB/s` is 130,700,000 B/s, not 130,699,999.99999999).
   private static func positive(_ value: Double) -> Double? {
-    value > 0 && value.isFinite ? value : nil
+    guard value > 0, value.isFinite else { return nil }
+    return abs(value - value.rounded()) < 1e-6 ? value.rounded() : value
+  }
+
+  /// `bytesPerSecond` to `digits` significant digits (for fitted rates: 169.8 MB/s, not
+  /// 169.801703 MB/s).
+  public static func rounded(_ bytesPerSecond: Double, digits: Int = 4) -> Double {
+    guard bytesPerSecond > 0, bytesPerSecond.isFinite else { return bytesPerSecond }
+    let exponent = ceil(log10(bytesPerSecond)) - Double(digits)
+    // Whole powers of ten multiply exactly; their reciprocals would not (98.79999999999998).
+    return exponent >= 0
+      ? (bytesPerSecond / pow(10, exponent)).rounded() * pow(10, exponent)
+      : (bytesPerSecond * pow(10, -exponent)).rounded() / pow(10, -exponent)
   }
 
   /// `bytesPerSecond` in the largest decimal byte unit that keeps the value ≥ 1 (`500MB/s`,

@@ -20,7 +20,7 @@ public struct CacheLab: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Run.self, Sweep.self, Compare.self, Merge.self, Inspect.self, Regress.self, Gen.self, Policies.self, Presets.self,
-      Formats.self, Expiries.self, Admissions.self, Profiles.self, Columns.self, Convert.self,
+      Formats.self, Expiries.self, Admissions.self, Profiles.self, Calibrate.self, Columns.self, Convert.self,
     ]
   )
 

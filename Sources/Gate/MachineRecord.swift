@@ -180,7 +180,7 @@ extension MachineRecord {
   }
 
   /// Now as `2026-11-26T19:33:56Z`.
-  static func now() -> String {
+  public static func now() -> String {
     var seconds = time(nil)
     var parts = tm()
     gmtime_r(&seconds, &parts)

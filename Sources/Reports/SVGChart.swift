@@ -9,12 +9,28 @@
 public struct SVGChart: Sendable {
   /// One line of the chart.
   public struct Series: Sendable {
+    /// How a series is drawn.
+    public enum Style: Sendable, Equatable {
+      /// A solid line (with dots when there are few points and no steps).
+      case line
+      /// Dots only.
+      case points
+      /// A line with this SVG `stroke-dasharray` (`6 3`), so equal curves stay told apart.
+      case dashed(String)
+    }
+
     public var name: String
     public var points: [(x: Double, y: Double)]
+    public var style: Style
+    /// Palette position of its colour (nil: the series' own position), so a fitted line can
+    /// share its points' colour.
+    public var color: Int?
 
-    public init(name: String, points: [(x: Double, y: Double)]) {
+    public init(name: String, points: [(x: Double, y: Double)], style: Style = .line, color: Int? = nil) {
       self.name = name
       self.points = points
+      self.style = style
+      self.color = color
     }
   }
 
@@ -24,6 +40,8 @@ public struct SVGChart: Sendable {
   public var series: [Series]
   /// Logarithmic x axis (base 10); x values must be positive.
   public var logX = false
+  /// Logarithmic y axis (base 10); y values must be positive.
+  public var logY = false
   /// On a logarithmic x axis, put ticks at powers of two (byte sizes) instead of ten.
   public var binaryTicks = false
   /// Draw each series as steps (for CDFs).
@@ -52,7 +70,10 @@ public struct SVGChart: Sendable {
     let right = width - legendWidth
     let top = 40.0
     let bottom = height - 55
-    let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite && (!logX || $0.x > 0) }
+    let drawable = { (point: (x: Double, y: Double)) in
+      point.x.isFinite && point.y.isFinite && (!logX || point.x > 0) && (!logY || point.y > 0)
+    }
+    let all = series.flatMap(\.points).filter(drawable)
     var svg = """
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.n(width))" height="\(Self.n(height))" \
       viewBox="0 0 \(Self.n(width)) \(Self.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
@@ -72,9 +93,13 @@ public struct SVGChart: Sendable {
       xMin -= 0.5
       xMax += 0.5
     }
-    var yMin = yRange?.lowerBound ?? all.map(\.y).min()!
-    var yMax = yRange?.upperBound ?? all.map(\.y).max()!
-    if yRange == nil {
+    let yTransform: (Double) -> Double = logY ? { log10($0) } : { $0 }
+    var yMin = yTransform(yRange?.lowerBound ?? all.map(\.y).min()!)
+    var yMax = yTransform(yRange?.upperBound ?? all.map(\.y).max()!)
+    if yRange == nil, logY {
+      yMin -= 0.05 * max(yMax - yMin, 0.2)
+      yMax += 0.05 * max(yMax - yMin, 0.2)
+    } else if yRange == nil {
       let pad = (yMax - yMin) * 0.05
       yMin = yMin >= 0 && yMin - pad < 0 ? 0 : yMin - pad
       yMax += pad
@@ -84,10 +109,10 @@ public struct SVGChart: Sendable {
       yMax += 0.5
     }
     let px = { (x: Double) in left + (transform(x) - xMin) / (xMax - xMin) * (right - left) }
-    let py = { (y: Double) in bottom - (y - yMin) / (yMax - yMin) * (bottom - top) }
+    let py = { (y: Double) in bottom - (yTransform(y) - yMin) / (yMax - yMin) * (bottom - top) }
 
     // Grid and ticks.
-    for tick in Self.ticks(yMin, yMax) {
+    for tick in logY ? Self.logTicks(yMin, yMax).map({ pow(10, $0) }) : Self.ticks(yMin, yMax) {
       let y = py(tick)
       svg +=
         "<line x1=\"\(Self.n(left))\" y1=\"\(Self.n(y))\" x2=\"\(Self.n(right))\" y2=\"\(Self.n(y))\" stroke=\"#e5e5e5\"/>\n"
@@ -113,25 +138,33 @@ public struct SVGChart: Sendable {
 
     // Lines and legend.
     for (index, line) in series.enumerated() {
-      let color = Self.palette[index % Self.palette.count]
-      let points = line.points.filter { $0.x.isFinite && $0.y.isFinite && (!logX || $0.x > 0) }
+      let color = Self.palette[(line.color ?? index) % Self.palette.count]
+      let points = line.points.filter(drawable)
+      var dash = ""
+      if case .dashed(let pattern) = line.style { dash = " stroke-dasharray=\"\(Self.escape(pattern))\"" }
       var coordinates: [String] = []
-      for (offset, point) in points.enumerated() {
+      for (offset, point) in points.enumerated() where line.style != .points {
         if steps, offset > 0 { coordinates.append("\(Self.n(px(point.x))),\(Self.n(py(points[offset - 1].y)))") }
         coordinates.append("\(Self.n(px(point.x))),\(Self.n(py(point.y)))")
       }
       if coordinates.count > 1 {
         svg +=
-          "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(coordinates.joined(separator: " "))\"/>\n"
+          "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(coordinates.joined(separator: " "))\"/>\n"
       }
-      if !steps && points.count <= 60 {
+      if line.style == .points || (line.style == .line && !steps && points.count <= 60) {
+        let opacity = line.style == .points ? " fill-opacity=\"0.55\"" : ""
         for point in points {
-          svg += "<circle cx=\"\(Self.n(px(point.x)))\" cy=\"\(Self.n(py(point.y)))\" r=\"3\" fill=\"\(color)\"/>\n"
+          svg +=
+            "<circle cx=\"\(Self.n(px(point.x)))\" cy=\"\(Self.n(py(point.y)))\" r=\"3\" fill=\"\(color)\"\(opacity)/>\n"
         }
       }
       let legendY = top + 8 + Double(index) * 18
-      svg +=
-        "<line x1=\"\(Self.n(right + 14))\" y1=\"\(Self.n(legendY))\" x2=\"\(Self.n(right + 34))\" y2=\"\(Self.n(legendY))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"
+      if line.style == .points {
+        svg += "<circle cx=\"\(Self.n(right + 24))\" cy=\"\(Self.n(legendY))\" r=\"4\" fill=\"\(color)\"/>\n"
+      } else {
+        svg +=
+          "<line x1=\"\(Self.n(right + 14))\" y1=\"\(Self.n(legendY))\" x2=\"\(Self.n(right + 34))\" y2=\"\(Self.n(legendY))\" stroke=\"\(color)\" stroke-width=\"3\"\(dash)/>\n"
+      }
       svg +=
         "<text x=\"\(Self.n(right + 40))\" y=\"\(Self.n(legendY + 4))\">\(Self.escape(Self.shorten(line.name, 26)))</text>\n"
     }

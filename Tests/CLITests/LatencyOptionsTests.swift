@@ -93,6 +93,42 @@ import Testing
     #expect(text.contains("chrome-devtools-3g + \(folder.path)/slow.toml") && text.contains("disk-read=1ms,"))
   }
 
+  @Test func calibrateMeasuresFitsAndWritesAProfileThatRunReads() throws {
+    let folder = Paths.temporaryDirectory("calibrate")
+    let profile = folder.appendingPathComponent("disk.toml").path
+    let chart = folder.appendingPathComponent("disk.svg").path
+    let outcome = try CLI.run([
+      "calibrate", "--disk-backend", "file:\(folder.path)/store", "--sizes", "1KiB..64KiB", "--repeat", "3",
+      "--output", profile, "--chart", chart, "--quiet",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    for operation in ["write", "read", "touch", "delete", "scan"] {
+      #expect(outcome.stdout.contains("\n\(operation) "), "\(operation) missing from\n\(outcome.stdout)")
+    }
+    #expect(outcome.stdout.contains("7 sizes (1KiB..64KiB) × 3 repeats"))
+    let text = try String(contentsOfFile: profile, encoding: .utf8)
+    #expect(text.contains("disk-read = \"") && text.contains("disk-write = \"") && text.contains("[calibration.read]"))
+    let svg = try String(contentsOfFile: chart, encoding: .utf8)
+    #expect(svg.contains("<circle") && svg.contains("stroke-dasharray"))
+    #expect(FileStoreContentsCount.objects(in: folder.path + "/store/calibrate") == 0, "the folder is emptied")
+    let output = folder.appendingPathComponent("run.csv").path
+    let run = try CLI.run([
+      "run", "--trace", Self.trace, "--preset", "nuke", "--latency-profile", profile, "--quiet", "--output", output,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try String(contentsOfFile: output, encoding: .utf8).contains(profile))
+  }
+
+  @Test(arguments: [
+    ["--disk-backend", "simulated"], ["--disk-backend", "file:x", "--sizes", "16MiB..1KiB"],
+    ["--disk-backend", "file:x", "--sizes", "1KiB..2KiB"], ["--disk-backend", "file:x", "--repeat", "1"],
+    ["--disk-backend", "file:x", "--chart", "x.png"], ["--sizes", "1KiB..1MiB"],
+  ])
+  func badCalibrateArgumentsAreUsageErrors(arguments: [String]) throws {
+    let outcome = try CLI.run(["calibrate"] + arguments)
+    #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+  }
+
   @Test func profilesListsEveryProfileWithItsSource() throws {
     let names = try CLI.run(["profiles", "--names"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let details = try CLI.run(["profiles", "--details"]).stdout
@@ -103,5 +139,12 @@ import Testing
     #expect(
       details.contains("source: ChromeDevTools/devtools-frontend@") && details.contains("sets: origin=165ms+1012500B/s")
     )
+  }
+}
+
+/// Object files left in a store folder.
+enum FileStoreContentsCount {
+  static func objects(in folder: String) -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.count == 32 }.count
   }
 }

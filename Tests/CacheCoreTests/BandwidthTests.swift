@@ -28,5 +28,7 @@ import Testing
     #expect(Bandwidth.format(1.2e9) == "1.2GB/s")
     #expect(Bandwidth.format(50_000) == "50kB/s")
     #expect(Bandwidth.format(999) == "999B/s")
+    #expect(
+      Bandwidth.format(130_700_000) == "130.7MB/s" && Bandwidth.format(Bandwidth.rounded(130_712_345)) == "130.7MB/s")
   }
 }

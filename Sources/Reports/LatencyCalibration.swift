@@ -1,0 +1,205 @@
+import CacheCore
+import Engine
+import Stats
+
+/// This machine's file-store costs: each operation of ``FileStoreProbe`` timed over object
+/// sizes and repeats, and a line `fixed + bytes / bandwidth` fitted per operation (GSL
+/// weighted least squares on each size's median, weights 1 / median², so small and large
+/// objects count alike), with R² and 95 % intervals. What `cachelab calibrate` prints,
+/// writes as a latency profile and draws.
+public struct LatencyCalibration: Sendable {
+  /// An operation measured.
+  public enum Operation: String, Sendable, CaseIterable {
+    case write
+    case read
+    case coldRead = "read-cold"
+    case touch
+    case delete
+    case scan
+
+    /// The latency key the fit sets in a profile (nil: none).
+    var key: LatencySpec.Key? {
+      switch self {
+      case .write: return .diskWrite
+      case .read: return .diskRead
+      case .touch: return .diskTouch
+      case .delete: return .diskDelete
+      case .coldRead, .scan: return nil
+      }
+    }
+
+    /// What was timed.
+    public var meaning: String {
+      switch self {
+      case .write: return "atomic write: temporary file, fsync, rename, folder fsync"
+      case .read: return "verified read, the file just written (in the page cache)"
+      case .coldRead: return "verified read after posix_fadvise(DONTNEED) dropped the file's pages"
+      case .touch: return "header date update in place"
+      case .delete: return "unlink"
+      case .scan: return "start-up scan of a store of N objects (x: objects, not bytes)"
+      }
+    }
+  }
+
+  /// One timed operation: `size` bytes (objects in the store for a scan), `micros` µs.
+  public struct Point: Sendable, Equatable {
+    public var operation: Operation
+    public var size: Int64
+    public var micros: Int64
+  }
+
+  /// The line fitted to one operation.
+  public struct Fit: Sendable {
+    public var operation: Operation
+    public var points: Int
+    /// µs, with its 95 % interval (nil with too few sizes).
+    public var fixed: Double
+    public var fixedInterval: ClosedRange<Double>?
+    /// Bytes (objects for a scan) per second; nil when the slope's interval holds 0 (the
+    /// size makes no measurable difference: `fixed` is then the median of the medians).
+    public var perSecond: Double?
+    public var perSecondInterval: ClosedRange<Double>?
+    public var rSquared: Double?
+    /// Said where the fit needed help (a negative intercept clamped to 0).
+    public var note: String?
+
+    /// µs for an operation on `size` bytes.
+    public func predict(_ size: Int64) -> Double { fixed + (perSecond.map { Double(size) / $0 * 1e6 } ?? 0) }
+
+    /// The fit as a latency cost.
+    public var cost: LatencyCost {
+      LatencyCost(fixed: Int64(fixed.rounded()), bytesPerSecond: perSecond.map { Bandwidth.rounded($0) } ?? .infinity)
+    }
+  }
+
+  public var points: [Point]
+  /// Whether cold reads were measured (Linux only).
+  public var measuredCold: Bool
+
+  public init(points: [Point], measuredCold: Bool) {
+    self.points = points
+    self.measuredCold = measuredCold
+  }
+
+  /// Timed passes of warm reads over each round's objects.
+  public static let readPasses = 5
+
+  /// Object counts of the stores whose start-up scan is timed.
+  public static let scanSizes: [Int64] = [16, 64, 256]
+
+  /// Times every operation on `probe`: per repeat, over the sizes in an order shuffled by
+  /// `seed` (so drift of the machine spreads over all sizes), one operation at a time: write
+  /// them all, read them, read them cold (where pages can be dropped), touch, delete; then scans of stores of ``scanSizes`` 4 KiB objects.
+  /// `progress` hears each step. Cost: `repeats` × Σ sizes written and read twice.
+  public static func measure(
+    _ probe: FileStoreProbe, sizes: [Int64], repeats: Int, seed: UInt64 = 1, progress: (String) -> Void = { _ in }
+  ) throws(FileError) -> LatencyCalibration {
+    var points: [Point] = []
+    var random = SplitMix64(seed: seed)
+    let cold = FileStoreProbe.canDropPages
+    var key: UInt64 = 1
+    for round in 1...repeats {
+      progress("round \(round) of \(repeats)")
+      var order = sizes
+      for index in stride(from: order.count - 1, to: 0, by: -1) {
+        order.swapAt(index, Int(random.next() % UInt64(index + 1)))
+      }
+      // One operation over every size at a time, as a replay runs reads back to back
+      // (a read timed between two fsyncs finds the processor idle and measured 20–30 % slower).
+      let objects = order.map { size -> (key: UInt64, size: Int64) in
+        key += 1
+        return (key, size)
+      }
+      for object in objects {
+        points.append(
+          Point(operation: .write, size: object.size, micros: try probe.write(object.key, size: object.size)))
+      }
+      // Reads are cheap next to fsynced writes: several passes steady each size's median.
+      for _ in 0..<Self.readPasses {
+        for object in objects {
+          let micros = try probe.read(object.key, size: object.size)
+          points.append(Point(operation: .read, size: object.size, micros: micros))
+        }
+      }
+      if cold {
+        for object in objects where probe.dropPages(object.key) {
+          let micros = try probe.read(object.key, size: object.size)
+          points.append(Point(operation: .coldRead, size: object.size, micros: micros))
+        }
+      }
+      for object in objects {
+        points.append(
+          Point(operation: .touch, size: object.size, micros: try probe.touch(object.key, size: object.size)))
+      }
+      for object in objects {
+        let micros = try probe.delete(object.key, size: object.size)
+        points.append(Point(operation: .delete, size: object.size, micros: micros))
+      }
+      for count in scanSizes {
+        var keys: [UInt64] = []
+        for _ in 0..<count {
+          key += 1
+          keys.append(key)
+          _ = try probe.write(key, size: 4096)
+        }
+        let scanned = try probe.scan()
+        points.append(Point(operation: .scan, size: Int64(scanned.objects), micros: scanned.micros))
+        for object in keys { _ = try probe.delete(object, size: 4096) }
+      }
+    }
+    return LatencyCalibration(points: points, measuredCold: cold)
+  }
+
+  /// The fit of every measured operation, in ``Operation`` order.
+  public var fits: [Fit] {
+    Operation.allCases.compactMap { operation in
+      Self.fit(operation, points.filter { $0.operation == operation })
+    }
+  }
+
+  /// Each size of `points` with its median time, ascending by size.
+  static func medians(_ points: [Point]) -> [(size: Int64, micros: Double)] {
+    Array(Set(points.map(\.size))).sorted().map { size in
+      (size, SampleSummary(points.filter { $0.size == size }.map { Double($0.micros) }).percentile(50))
+    }
+  }
+
+  /// The fitted disk costs as latency settings: `disk-write`, `disk-read` (warm: a replay reads
+  /// files it wrote recently), `disk-touch`, `disk-delete`.
+  public var spec: LatencySpec {
+    var spec = LatencySpec()
+    for fit in fits {
+      guard let key = fit.operation.key else { continue }
+      // A fitted cost always prints as a SPEC value that reads back.
+      try? spec.set(key, text: fit.cost.description)
+    }
+    return spec
+  }
+
+  /// The line through each size's median time.
+  static func fit(_ operation: Operation, _ points: [Point]) -> Fit? {
+    guard !points.isEmpty else { return nil }
+    let medianPoints = medians(points)
+    let sizes = medianPoints.map(\.size)
+    let medians = medianPoints.map(\.micros)
+    let overall = SampleSummary(medians).percentile(50)
+    var result = Fit(operation: operation, points: points.count, fixed: max(overall, 0))
+    guard sizes.count >= 3,
+      let line = LinearFit(
+        x: sizes.map(Double.init), y: medians, weights: medians.map { 1 / max($0 * $0, 1) }),
+      let intervals = line.intervals()
+    else { return result }
+    result.rSquared = line.rSquared
+    // A slope whose interval holds 0 measures nothing: the size makes no difference.
+    guard intervals.slope.lowerBound > 0 else { return result }
+    result.perSecond = 1e6 / line.slope
+    result.perSecondInterval = (1e6 / intervals.slope.upperBound)...(1e6 / intervals.slope.lowerBound)
+    result.fixed = line.intercept
+    result.fixedInterval = intervals.intercept
+    if line.intercept < 0 {
+      result.fixed = 0
+      result.note = "intercept \(Decimal.fixed(line.intercept, 1)) µs clamped to 0"
+    }
+    return result
+  }
+}
