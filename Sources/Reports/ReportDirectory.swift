@@ -9,15 +9,16 @@ import Stats
 #endif
 
 /// Writes a report directory: the CSV, a Markdown summary and SVG charts (miss-ratio
-/// curves, hit ratio over time, latency CDF — each when the runs have the data for it).
+/// curves, hit ratio over time, latency CDF, where latency goes — each when the runs have
+/// the data for it).
 /// The report replaces an earlier one whole: every file is written to a temporary file first,
 /// all are renamed into place together, and files an earlier report left that this one does
 /// not write are removed, so the folder never mixes two runs.
 public enum ReportDirectory {
   /// Every file a report folder may hold (`study-command.txt` is the study file's record).
   public static let ownedFiles = [
-    "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg", "README.md",
-    "study-command.txt",
+    "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg",
+    "latency-breakdown.svg", "README.md", "study-command.txt",
   ]
 
   /// Writes the report of `runs` into `directory` (created if missing); returns the file names.
@@ -42,6 +43,10 @@ public enum ReportDirectory {
     if let chart = latencyChart(runs) {
       files.append(("latency-cdf.svg", chart.render()))
       charts.append(("latency-cdf.svg", chart.title))
+    }
+    if let chart = LatencyBreakdownChart(runs) {
+      files.append(("latency-breakdown.svg", chart.render()))
+      charts.append(("latency-breakdown.svg", chart.title))
     }
     files.append(("README.md", ReportMarkdown.render(runs, charts: charts, baseline: baseline)))
     try writeTogether(files, to: directory, removingStale: replacesAReport ? ownedFiles : [])
@@ -134,17 +139,25 @@ public enum ReportDirectory {
     return chart
   }
 
-  /// Latency distribution of every engine of the first run.
+  /// Dash patterns after the first engine's solid line, so equal curves stay visible.
+  static let dashes = ["7 4", "2 3", "10 3 2 3", "1 3", "14 5", "5 2 1 2"]
+
+  /// Latency distribution of every engine of the first run, from every recorded bucket of its
+  /// histogram (a step per distinct latency), on a log axis; one line style per engine.
   public static func latencyChart(_ runs: [RunResult]) -> SVGChart? {
     guard let run = runs.first, !run.engines.isEmpty else { return nil }
-    let percentiles: [Double] = [0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 99, 99.5, 99.9, 99.99, 100]
     var series: [SVGChart.Series] = []
-    for engine in run.engines {
+    for (index, engine) in run.engines.enumerated() {
+      let histogram = engine.stats.latency
+      let total = Double(histogram.totalCount)
       var line: [(x: Double, y: Double)] = []
-      for percentile in percentiles {
-        line.append((x: Double(max(engine.stats.latency.valueAtPercentile(percentile), 1)), y: percentile / 100))
+      if total > 0 {
+        for bucket in histogram.recordedValues() {
+          line.append((x: Double(max(bucket.value, 1)), y: Double(bucket.totalCountToThisValue) / total))
+        }
       }
-      series.append(SVGChart.Series(name: engine.label, points: line))
+      let style: SVGChart.Series.Style = index == 0 ? .line : .dashed(dashes[(index - 1) % dashes.count])
+      series.append(SVGChart.Series(name: engine.label, points: line, style: style))
     }
     var chart = SVGChart(
       title: "Request latency CDF — " + fileName(run.configuration.tracePath), xLabel: "latency (µs)",

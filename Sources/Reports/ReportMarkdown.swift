@@ -56,7 +56,16 @@ enum ReportMarkdown {
       text += "; \(runs.count) repeats, seeds \(configuration.seed)…\(configuration.seed + UInt64(runs.count - 1))"
     }
     if let window = configuration.window { text += "; windows of \(window)" }
-    return text + "\n"
+    text += "\n"
+    // Engines made by one invocation share a model; a merged report may hold several.
+    var models: [(profile: String, spec: String)] = []
+    for engine in first.engines where !models.contains(where: { $0.spec == engine.configuration.latency.description }) {
+      models.append((engine.configuration.latency.profile, engine.configuration.latency.description))
+    }
+    for model in models {
+      text += "- latency model: \(model.profile) (`\(model.spec)`; see docs/latency.md)\n"
+    }
+    return text
   }
 
   static func notes(_ lines: [String]) -> String {

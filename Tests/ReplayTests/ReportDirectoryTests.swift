@@ -50,7 +50,8 @@ import Traces
     let files = try ReportDirectory.write(runs, to: directory + "/nested")
     #expect(
       Set(files) == [
-        "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg", "README.md",
+        "report.csv", "windows.csv", "miss-ratio.svg", "hit-ratio-over-time.svg", "latency-cdf.svg",
+        "latency-breakdown.svg", "README.md",
       ])
     for chart in files where chart.hasSuffix(".svg") {
       let parsed = try Self.parseXML(directory + "/nested/" + chart)
@@ -61,6 +62,8 @@ import Traces
     #expect(curve.contains(">lru<") && curve.contains(">sieve<") && curve.contains("<polyline"))
     let markdown = try String(contentsOfFile: directory + "/nested/README.md", encoding: .utf8)
     #expect(markdown.contains("![Miss ratio curve") && markdown.contains("(latency-cdf.svg)"))
+    #expect(
+      markdown.contains("- latency model: default (`memory=20us,") && markdown.contains("(latency-breakdown.svg)"))
     // The same tables, figures and rounding as the terminal.
     #expect(markdown.contains(TableReport.markdown(TableReport.cacheRows(runs[0]))))
     #expect(markdown.contains(TableReport.markdown(TableReport.engineRows(runs[0]))), "stale, tiers, origin, latency")
@@ -107,6 +110,42 @@ import Traces
     } catch {
       #expect("\(error)".contains("plain policy run"))
     }
+  }
+
+  /// The latency CDF steps through every recorded bucket of each engine's histogram, and two
+  /// engines with equal latencies are drawn in different line styles; the breakdown splits
+  /// each engine's time by what answered.
+  @Test func latencyChartsShowEveryBucketAndTellEqualCurvesApart() throws {
+    let engines = try ["nuke", "zzdiskcache"].map {
+      LabeledEngine(.preset($0), configuration: try PresetSpec(parsing: $0).configuration)
+    }
+    let configuration = RunConfiguration(
+      tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: [], capacities: [],
+      engines: [engines[0], engines[0], engines[1]])
+    let run = try Replayer(configuration).run()
+    let chart = try #require(ReportDirectory.latencyChart([run]))
+    for (series, engine) in zip(chart.series, run.engines) {
+      var buckets = 0
+      for _ in engine.stats.latency.recordedValues() { buckets += 1 }
+      #expect(series.points.count == buckets && buckets > 30, "\(engine.label): \(buckets) buckets")
+      #expect(series.points.last?.y == 1)
+    }
+    #expect(chart.series[0].points.map(\.x) == chart.series[1].points.map(\.x), "the same engine twice")
+    let svg = chart.render()
+    let dashes = svg.components(separatedBy: "stroke-dasharray=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+    #expect(Set(dashes).count == 2 && !svg.isEmpty, "a solid line and two dash patterns: \(dashes)")
+    let breakdown = try #require(LatencyBreakdownChart([run]))
+    #expect(breakdown.bars.count == 3)
+    let nuke = breakdown.bars[0]
+    let tiers = try #require(run.engines.first?.stats.tiers)
+    #expect(nuke.totals == tiers.totals && nuke.totals.reduce(0, +) > 0)
+    let path = Paths.temporaryFile("breakdown.svg", text: breakdown.render())
+    #expect(try Self.parseXML(path).root == "svg")
+    #expect(breakdown.render().contains(">origin<") && breakdown.render().contains("mean per request"))
+    let policiesOnly = RunConfiguration(
+      tracePath: Self.httpTrace, trace: try TraceSpec(parsing: "cachelab"), policies: try PolicySpec.parseList("lru"),
+      capacities: try CapacitySpec.parseList("0.1", objectMode: false))
+    #expect(LatencyBreakdownChart([try Replayer(policiesOnly).run()]) == nil, "policy runs model no latency")
   }
 
   @Test func chartsEscapeTextAndHandleNoData() throws {
