@@ -184,8 +184,10 @@ struct HAREntry {
     }
     if clientCacheHit(producer: producer) {
       record.observed = .clientHit
-    } else if let wait, let receive, wait >= 0, receive >= 0 {
-      record.latency = Int64((wait + receive) * 1_000)
+    } else if let wait, wait >= 0, receive.map({ $0 >= 0 }) ?? true {
+      // Request sent to first byte: the round trip. The engine adds the body's transfer at the
+      // origin's bandwidth, so the receive time would count twice.
+      record.latency = Int64(wait * 1_000)
     }
     return record
   }
