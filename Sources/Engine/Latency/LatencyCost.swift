@@ -28,7 +28,7 @@ public struct LatencyCost: Sendable, Equatable, CustomStringConvertible {
     bytesPerSecond.isInfinite ? Self.format(fixed) : "\(Self.format(fixed))+\(Bandwidth.format(bytesPerSecond))"
   }
 
-  /// `micros` as ``Duration/format(_:)`` writes it, or in milliseconds with a fraction
+  /// `micros` as `Duration.format(_:)` writes it, or in milliseconds with a fraction
   /// (`562.5ms`) where that reads back exactly.
   static func format(_ micros: Int64) -> String {
     let whole = Duration.format(micros)

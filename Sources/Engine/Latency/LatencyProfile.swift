@@ -29,7 +29,7 @@ public struct LatencyProfile: RegistryEntry {
 
   /// The settings parsed.
   ///
-  /// - Throws: ``ConfigurationError`` when `spec` is no SPEC (a registered profile's mistake).
+  /// - Throws: `ConfigurationError` when `spec` is no SPEC (a registered profile's mistake).
   public func settings() throws(ConfigurationError) -> LatencySpec {
     do { return try LatencySpec(parsing: spec) } catch {
       throw ConfigurationError(error.code, "latency profile '\(name)': \(error.message)")

@@ -32,7 +32,7 @@ public final class FileStoreProbe {
 
   /// Reads and verifies object `key`; its time, µs.
   ///
-  /// - Throws: ``FileError`` when the object is missing or fails its checks.
+  /// - Throws: `FileError` when the object is missing or fails its checks.
   public func read(_ key: UInt64, size: Int64) throws(FileError) -> Int64 {
     guard let micros = try store.read(key, size: size, contentClass: .data) else {
       throw FileError(path: store.path(key, .data), "the object written for calibration cannot be read back")
