@@ -16,6 +16,10 @@ Sections (default: every one but test-suite):
               oracleGeneral; HTTP: access logs of about 1 GB and a HAR made from `gen http`)
   sampling    spatially sampled sweeps against the exact sweep (../shared/traces scarab trace)
   sweep       LRU at 20 sizes in one command: time and peak memory (with --peer: the package)
+  calibration `cachelab calibrate` on this machine's disk (a folder under the system's temp dir):
+              every operation's fitted cost; draws docs/latency-calibration.svg
+  latency-model  disk-hit percentiles the file store measures against those the simulated
+              engine predicts from a calibration, three presets on Traces/http-demo.cachelab.csv
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +46,8 @@ DOCS = ROOT / "docs"
 CSV_PATH = DOCS / "benchmarks.csv"
 MD_PATH = DOCS / "benchmarks.md"
 LOCAL = ROOT / "Traces" / "local"
-SECTIONS = ["build", "test-suite", "policies", "engine", "parsing", "sampling", "sweep"]
+SECTIONS = ["build", "test-suite", "policies", "engine", "parsing", "sampling", "sweep", "calibration",
+            "latency-model"]
 DEFAULT_SECTIONS = [s for s in SECTIONS if s != "test-suite"]
 FIELDS = ["section", "item", "metric", "value", "date", "commit", "machine", "tools"]
 
@@ -53,7 +59,11 @@ TITLES = {
     "parsing": "Trace parsing",
     "sampling": "Sampling",
     "sweep": "Sweeps",
+    "calibration": "Calibration of the file store",
+    "latency-model": "Measured against modelled disk latency",
 }
+LATENCY_PRESETS = ["sdwebimage", "nuke", "zzdiskcache"]
+LATENCY_TRACE = ROOT / "Traces" / "http-demo.cachelab.csv"
 
 
 # ------------------------------------------------------------------------------------------
@@ -407,6 +417,54 @@ class Bench:
 
     # -- the libcachesim package ------------------------------------------------------------
 
+    def calibration(self, stamp: Stamp) -> None:
+        folder = Path(tempfile.mkdtemp(prefix="cachelab-calibrate-"))
+        try:
+            profile = folder / "disk.toml"
+            measure(self.cl("calibrate", "--disk-backend", f"file:{folder / 'store'}", "--repeat", "5",
+                            "--output", str(profile), "--chart", str(DOCS / "latency-calibration.svg")))
+            fits = tomllib.loads(profile.read_text())["calibration"]
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        for operation, fit in fits.items():
+            unit = "objects/s" if operation == "scan" else "MB/s"
+            scale = 1 if operation == "scan" else 1e6
+            self.add(stamp, "calibration", operation, "points", fit["points"])
+            self.add(stamp, "calibration", operation, "fixed µs", f"{fit['fixed_us']:.1f}")
+            interval = fit.get("fixed_us_ci95")
+            self.add(stamp, "calibration", operation, "fixed 95 %",
+                     f"{interval[0]:.1f}…{interval[1]:.1f}" if interval else "")
+            rate = fit.get("per_second")
+            self.add(stamp, "calibration", operation, "bandwidth",
+                     f"{rate / scale:.4g} {unit}" if rate else "none measurable")
+            interval = fit.get("per_second_ci95")
+            self.add(stamp, "calibration", operation, "bandwidth 95 %",
+                     f"{interval[0] / scale:.4g}…{interval[1] / scale:.4g}" if interval else "")
+            self.add(stamp, "calibration", operation, "R²", f"{fit['r_squared']:.3f}" if "r_squared" in fit else "")
+
+    def latency_model(self, stamp: Stamp) -> None:
+        folder = Path(tempfile.mkdtemp(prefix="cachelab-latency-"))
+        try:
+            profile = folder / "disk.toml"
+            measure(self.cl("calibrate", "--disk-backend", f"file:{folder / 'calibration'}", "--sizes", "1KiB..1MiB",
+                            "--repeat", "3", "--output", str(profile)))
+            for preset in LATENCY_PRESETS:
+                common = ["run", "--trace", str(LATENCY_TRACE), "--preset", preset, "--quiet"]
+                measure(self.cl(*common, "--disk-backend", f"file:{folder / 'stores'}", "--fresh",
+                                "--output", str(folder / "measured.csv")))
+                measure(self.cl(*common, "--latency-profile", str(profile), "--output", str(folder / "modelled.csv")))
+                measured = report_row(folder / "measured.csv")
+                modelled = report_row(folder / "modelled.csv")
+                self.add(stamp, "latency-model", preset, "disk hits", measured["disk_hits"])
+                for column, label in [("disk_hit_latency_p50", "p50"), ("disk_hit_latency_p90", "p90")]:
+                    real, model = float(measured[column]), float(modelled[column])
+                    self.add(stamp, "latency-model", preset, f"{label} measured µs", f"{real:.0f}")
+                    self.add(stamp, "latency-model", preset, f"{label} modelled µs", f"{model:.0f}")
+                    self.add(stamp, "latency-model", preset, f"{label} modelled − measured",
+                             f"{(model - real) / real * 100:+.0f} %")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def counterparts(self) -> dict:
         """Policy name -> its first libCacheSim counterpart that is compared by default."""
         catalogue = json.loads(measure(self.cl("policies", "--json")).stdout)
@@ -477,35 +535,64 @@ NOTES = {
     "replay.",
     "sampling": "`cachelab sweep` of lru, sieve, s3fifo and arc at 8 sizes on the scarab trace (object mode), exact "
     "and spatially sampled: time, speed-up and the miss-ratio error against the exact sweep.",
+    "calibration": "`cachelab calibrate --disk-backend file:DIR --repeat 5` (sizes 1 KiB–16 MiB) in a folder of the "
+    "system's temporary directory, release build: each operation's fitted `fixed + bytes / bandwidth` with 95 % "
+    "intervals, from the profile it writes; the chart of every timed point is "
+    "[latency-calibration.svg](latency-calibration.svg). What each operation times: [latency.md](latency.md).",
+    "latency-model": "On `Traces/http-demo.cachelab.csv`, each preset replayed alone with `--disk-backend file:DIR "
+    "--fresh` (disk hits timed on real files), then simulated with `--latency-profile` of a `cachelab calibrate "
+    "--sizes 1KiB..1MiB` (the trace's object sizes) run just before: the disk hits' p50 and p90 as measured and as "
+    "modelled, and the modelled figure's difference from the measured one.",
     "sweep": "One `cachelab sweep` of LRU at 20 log-spaced sizes (all caches in one pass over the trace) on the "
     "policies' trace; with `--peer`, the package's C loop for the same 20 capacities, one after another.",
 }
 
 
-def render(rows: list[dict]) -> str:
-    text = INTRO
-    for section in SECTIONS:
-        section_rows = [r for r in rows if r["section"] == section]
-        text += f"\n## {TITLES[section]}\n\n"
-        if not section_rows:
-            text += f"Not measured yet: `bash Scripts/benchmarks.sh --sections {section}`.\n"
-            continue
-        first = section_rows[0]
-        text += NOTES[section] + "\n\n"
-        text += (f"Measured {first['date']} at commit `{first['commit']}` on {first['machine']}; "
-                 f"{first['tools']}.\n\n")
-        items, metrics = [], []
-        for row in section_rows:
-            if row["item"] not in items:
-                items.append(row["item"])
-            if row["metric"] not in metrics:
-                metrics.append(row["metric"])
-        values = {(r["item"], r["metric"]): r["value"] for r in section_rows}
-        text += "| | " + " | ".join(metrics) + " |\n"
-        text += "|---|" + "---|" * len(metrics) + "\n"
-        for item in items:
-            text += f"| {item} | " + " | ".join(values.get((item, m), "") for m in metrics) + " |\n"
+def render_section(section: str, rows: list[dict], heading: str = "##") -> str:
+    """One section's heading, note, stamp and table (items × metrics)."""
+    section_rows = [r for r in rows if r["section"] == section]
+    text = f"\n{heading} {TITLES[section]}\n\n"
+    if not section_rows:
+        return text + f"Not measured yet: `bash Scripts/benchmarks.sh --sections {section}`.\n"
+    first = section_rows[0]
+    text += NOTES[section] + "\n\n"
+    text += (f"Measured {first['date']} at commit `{first['commit']}` on {first['machine']}; "
+             f"{first['tools']}.\n\n")
+    items, metrics = [], []
+    for row in section_rows:
+        if row["item"] not in items:
+            items.append(row["item"])
+        if row["metric"] not in metrics:
+            metrics.append(row["metric"])
+    values = {(r["item"], r["metric"]): r["value"] for r in section_rows}
+    text += "| | " + " | ".join(metrics) + " |\n"
+    text += "|---|" + "---|" * len(metrics) + "\n"
+    for item in items:
+        text += f"| {item} | " + " | ".join(values.get((item, m), "") for m in metrics) + " |\n"
     return text
+
+
+def render(rows: list[dict]) -> str:
+    return INTRO + "".join(render_section(section, rows) for section in SECTIONS)
+
+
+# Pages that show some sections too, between `<!-- measured: ... -->` and `<!-- end measured -->`.
+EMBEDS = {DOCS / "latency.md": ["calibration", "latency-model"]}
+EMBED_START = "<!-- measured: bash Scripts/benchmarks.sh --sections {} -->"
+EMBED_END = "<!-- end measured -->"
+
+
+def embedded(path: Path, rows: list[dict]) -> str | None:
+    """`path`'s text with its measured block re-rendered from `rows` (None: it has no block)."""
+    sections = EMBEDS[path]
+    start = EMBED_START.format(",".join(sections))
+    text = path.read_text() if path.exists() else ""
+    if start not in text or EMBED_END not in text:
+        return None
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(EMBED_END, 1)
+    body = "".join(render_section(section, rows, "###") for section in sections)
+    return head + start + "\n" + body + "\n" + EMBED_END + tail
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -524,6 +611,10 @@ def save(rows: list[dict]) -> None:
         writer.writerows(rows)
     os.replace(temporary, CSV_PATH)
     write_atomically(MD_PATH, render(rows))
+    for path in EMBEDS:
+        text = embedded(path, rows)
+        if text is not None:
+            write_atomically(path, text)
 
 
 def write_http_logs(http: Path, combined: Path, nginx: Path, har: Path) -> None:
@@ -607,11 +698,15 @@ def main() -> int:
             previous = list(csv.DictReader(f))
     if args.check:
         current = MD_PATH.read_text() if MD_PATH.exists() else ""
-        if current != render(previous):
-            print(f"benchmarks: {MD_PATH.relative_to(ROOT)} differs from what {CSV_PATH.relative_to(ROOT)} renders to; "
+        stale = [MD_PATH] if current != render(previous) else []
+        for path in EMBEDS:
+            text = embedded(path, previous)
+            if text is None or text != path.read_text():
+                stale.append(path)
+        for path in stale:
+            print(f"benchmarks: {path.relative_to(ROOT)} differs from what {CSV_PATH.relative_to(ROOT)} renders to; "
                   "run `python3 Scripts/benchmarks.py --render-only` or measure again", file=sys.stderr)
-            return 1
-        return 0
+        return 1 if stale else 0
     if not args.render_only:
         bench = Bench(args)
         try:
@@ -635,7 +730,7 @@ def main() -> int:
                 save(previous)
         finally:
             shutil.rmtree(bench.scratch, ignore_errors=True)
-    write_atomically(MD_PATH, render(previous))
+    save(previous)
     print(f"benchmarks: wrote {MD_PATH.relative_to(ROOT)} and {CSV_PATH.relative_to(ROOT)}", file=sys.stderr)
     return 0
 

@@ -92,7 +92,9 @@ extension Replayer {
             if !range.isEmpty { target.replay(batch, range: range) }
           }
         }
-        windows?.finish(segment, misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
+        windows?.finish(segment, misses: targets.map(\.misses), missBytes: targets.map(\.missBytes)) {
+          targets.map { $0.closeWindowLatencies() }
+        }
       }
       for (index, target) in targets.enumerated() {
         if let failure = target.failure {
@@ -110,7 +112,11 @@ extension Replayer {
     if !warmupEnded {
       for target in targets { target.resetCounters() }
     }
-    windows?.closeLast(misses: targets.map(\.misses), missBytes: targets.map(\.missBytes))
+    if windows != nil {
+      windows?.closeLast(
+        misses: targets.map(\.misses), missBytes: targets.map(\.missBytes),
+        latencies: targets.map { $0.closeWindowLatencies() })
+    }
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
     return ReplayTally(
       replayed: replayed, otherRows: otherRows, warmupRequests: warmupRequests, wallSeconds: wallSeconds,

@@ -12,12 +12,16 @@ protocol ReplayTarget: AnyObject, Sendable {
   var missBytes: Int64 { get }
   /// The error that stopped the target, if any (checked after each batch).
   var failure: EngineError? { get }
+  /// The ``LatencyFigure/windowed`` figures of the window ending now (nil: the target
+  /// records no latency). Called once at each window's end.
+  func closeWindowLatencies() -> [Double?]?
 }
 
 /// A cache engine as a replay target (a plain policy run is one too).
 final class EngineTarget: ReplayTarget, @unchecked Sendable {
   let engine: CacheEngine
   private(set) var failure: EngineError?
+  private var windows = WindowLatencies()
 
   init(_ engine: CacheEngine) {
     self.engine = engine
@@ -32,7 +36,15 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
     }
   }
 
-  func resetCounters() { engine.resetStats() }
+  func resetCounters() {
+    engine.resetStats()
+    windows.reset()
+  }
+
+  func closeWindowLatencies() -> [Double?]? {
+    engine.isPolicyRun ? nil : windows.close(engine.stats)
+  }
+
   var misses: Int64 { engine.missCounts.misses }
   var missBytes: Int64 { engine.missCounts.bytes }
 }

@@ -70,6 +70,7 @@ final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
   }
 
   func resetCounters() { inner.resetCounters() }
+  func closeWindowLatencies() -> [Double?]? { inner.closeWindowLatencies() }
 
   var misses: Int64 { inner.misses }
   var missBytes: Int64 { inner.missBytes }

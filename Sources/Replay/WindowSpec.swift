@@ -1,4 +1,5 @@
 import CacheCore
+import Engine
 
 /// How counted requests are cut into windows for per-window hit ratios: every N requests
 /// (`100000r`) or every span of trace time (`1h`, `30m`, `3600s`).
@@ -56,10 +57,14 @@ public struct WindowRecord: Sendable, Equatable {
   public var hitBytes: [Int64]
   /// Whether this is a last window shorter than half a window, left out of the statistics.
   public var isPartial: Bool
+  /// Per cache, its ``LatencyFigure/windowed`` figures in this window, µs (nil for a cache
+  /// that records no latency; nil figures where the window recorded no value).
+  public var latencies: [[Double?]?]
 
   public init(
     firstRequest: Int64, endRequest: Int64 = 0, startTime: Int64, lastTime: Int64 = 0, requests: Int64 = 0,
-    requestBytes: Int64 = 0, hits: [Int64] = [], hitBytes: [Int64] = [], isPartial: Bool = false
+    requestBytes: Int64 = 0, hits: [Int64] = [], hitBytes: [Int64] = [], isPartial: Bool = false,
+    latencies: [[Double?]?] = []
   ) {
     self.firstRequest = firstRequest
     self.endRequest = endRequest
@@ -70,6 +75,15 @@ public struct WindowRecord: Sendable, Equatable {
     self.hits = hits
     self.hitBytes = hitBytes
     self.isPartial = isPartial
+    self.latencies = latencies
+  }
+
+  /// Cache `index`'s `figure` in this window, µs; nil where it has none.
+  public func latency(_ index: Int, _ figure: LatencyFigure) -> Double? {
+    guard index < latencies.count, let figures = latencies[index],
+      let position = LatencyFigure.windowed.firstIndex(of: figure)
+    else { return nil }
+    return figures[position]
   }
 
   /// Hit ratio of cache `index` in this window.

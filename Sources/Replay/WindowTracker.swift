@@ -83,8 +83,11 @@ struct WindowTracker {
     return result
   }
 
-  /// Accounts a replayed segment; `misses` and `missBytes` hold each cache's cumulative counters now.
-  mutating func finish(_ segment: Segment, misses: [Int64], missBytes: [Int64]) {
+  /// Accounts a replayed segment; `misses` and `missBytes` hold each cache's cumulative
+  /// counters now, `latencies` closes each cache's latency window (called only when one ends).
+  mutating func finish(
+    _ segment: Segment, misses: [Int64], missBytes: [Int64], latencies: () -> [[Double?]?]
+  ) {
     if let opens = segment.opens {
       open = WindowRecord(firstRequest: opens.index, startTime: opens.time)
     }
@@ -92,12 +95,12 @@ struct WindowTracker {
     open?.requestBytes &+= segment.bytes
     if let time = segment.lastTime { open?.lastTime = time }
     open?.endRequest = segment.end
-    if segment.closes { close(misses: misses, missBytes: missBytes) }
+    if segment.closes { close(misses: misses, missBytes: missBytes, latencies: latencies()) }
   }
 
   /// Closes the last window at the end of the run and marks it partial when it is shorter
   /// than half a window (fewer than half the requests, or under half the trace-time span).
-  mutating func closeLast(misses: [Int64], missBytes: [Int64]) {
+  mutating func closeLast(misses: [Int64], missBytes: [Int64], latencies: [[Double?]?]) {
     if var window = open {
       switch spec {
       case .requests(let size): window.isPartial = window.requests * 2 < size
@@ -105,10 +108,10 @@ struct WindowTracker {
       }
       open = window
     }
-    close(misses: misses, missBytes: missBytes)
+    close(misses: misses, missBytes: missBytes, latencies: latencies)
   }
 
-  private mutating func close(misses: [Int64], missBytes: [Int64]) {
+  private mutating func close(misses: [Int64], missBytes: [Int64], latencies: [[Double?]?]) {
     if baseline.count != misses.count {
       baseline = [Int64](repeating: 0, count: misses.count)
       baselineBytes = baseline
@@ -116,6 +119,7 @@ struct WindowTracker {
     if var window = open, window.requests > 0 {
       window.hits = zip(misses, baseline).map { window.requests - ($0 - $1) }
       window.hitBytes = zip(missBytes, baselineBytes).map { window.requestBytes &- ($0 &- $1) }
+      window.latencies = latencies
       records.append(window)
     }
     baseline = misses

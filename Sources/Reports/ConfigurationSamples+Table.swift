@@ -79,15 +79,29 @@ extension ConfigurationSamples {
     _ group: ReportStatistics.Group, _ table: ReportTable, _ metric: Metric, into samples: inout ConfigurationSamples
   ) throws(FileError) {
     var seeds: [UInt64] = []
-    var bySeed: [UInt64: [(numerator: Double, denominator: Double, counted: Bool)]] = [:]
+    var bySeed: [UInt64: [(numerator: Double, denominator: Double, counted: Bool, number: Int)]] = [:]
     for (position, row) in group.rows.enumerated() {
       let column = { (name: String) in table.value(row, name).flatMap(Double.init) }
+      let seed = seed(row, table, position)
+      if bySeed[seed] == nil { seeds.append(seed) }
+      let number = column(WindowSeries.indexColumn).map { Int($0) } ?? bySeed[seed, default: []].count
+      let counted = table.value(row, "in_statistics") != "false"
+      // A latency figure is the window's own value; a window without one is left out.
+      if metric.parts == nil {
+        guard table.header.contains(metric.name) else {
+          throw FileError(path: table.path, "the window-series file has no '\(metric.name)' column")
+        }
+        guard let value = column(metric.name), value.isFinite else { continue }
+        bySeed[seed, default: []].append((value, 1, counted, number))
+        continue
+      }
       guard let parts = metric.parts?(column), parts.1 > 0 else {
         throw FileError(path: table.path, "a window of \(samples.label) lacks the counts of '\(metric.name)'")
       }
-      let seed = seed(row, table, position)
-      if bySeed[seed] == nil { seeds.append(seed) }
-      bySeed[seed, default: []].append((parts.0, parts.1, table.value(row, "in_statistics") != "false"))
+      bySeed[seed, default: []].append((parts.0, parts.1, counted, number))
+    }
+    guard !seeds.isEmpty, seeds.allSatisfy({ !(bySeed[$0] ?? []).isEmpty }) else {
+      throw FileError(path: table.path, "'\(metric.name)' is empty in every window of \(samples.label)")
     }
     for seed in seeds {
       let windows = bySeed[seed] ?? []
@@ -101,5 +115,6 @@ extension ConfigurationSamples {
     samples.windows = .series(
       spec: samples.key[ReportStatistics.identity.firstIndex(of: "window") ?? 0], numerators: counted.map(\.numerator),
       denominators: counted.map(\.denominator), excluded: windows.count - counted.count)
+    samples.windowNumbers = counted.map(\.number)
   }
 }

@@ -49,6 +49,9 @@ public struct ConfigurationSamples: Sendable {
   public var isRandomized: Bool?
   public var repeats: [Repeat]
   public var windows: Windows?
+  /// The numbers of the windows in ``windows``' series (a metric with no value in some
+  /// window leaves it out), so only the same windows are paired; nil when unknown.
+  public var windowNumbers: [Int]? = nil
 
   /// The overall figure: Σ numerators / Σ denominators over the repeats for ratios (hits /
   /// requests), otherwise the mean of the repeats' values.
@@ -124,6 +127,7 @@ extension ConfigurationSamples {
         samples.windows = .series(
           spec: spec.description, numerators: parts.numerators, denominators: parts.denominators,
           excluded: parts.excluded)
+        samples.windowNumbers = parts.numbers
       }
       return samples
     }

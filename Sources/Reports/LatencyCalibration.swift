@@ -46,6 +46,12 @@ public struct LatencyCalibration: Sendable {
     public var operation: Operation
     public var size: Int64
     public var micros: Int64
+
+    public init(operation: Operation, size: Int64, micros: Int64) {
+      self.operation = operation
+      self.size = size
+      self.micros = micros
+    }
   }
 
   /// The line fitted to one operation.
@@ -81,8 +87,8 @@ public struct LatencyCalibration: Sendable {
     self.measuredCold = measuredCold
   }
 
-  /// Timed passes of warm reads over each round's objects.
-  public static let readPasses = 5
+  /// Timed passes of warm reads over each round's objects (half of them after a write).
+  public static let readPasses = 6
 
   /// Object counts of the stores whose start-up scan is timed.
   public static let scanSizes: [Int64] = [16, 64, 256]
@@ -90,13 +96,15 @@ public struct LatencyCalibration: Sendable {
   /// Times every operation on `probe`: per repeat, over the sizes in an order shuffled by
   /// `seed` (so drift of the machine spreads over all sizes), one operation at a time: write
   /// them all, read them, read them cold (where pages can be dropped), touch, delete; then scans of stores of ``scanSizes`` 4 KiB objects.
-  /// `progress` hears each step. Cost: `repeats` × Σ sizes written and read twice.
+  /// `progress` hears each step; `operations` limits what is timed (objects are written
+  /// whenever anything is). Cost: `repeats` × Σ sizes written and read twice.
   public static func measure(
-    _ probe: FileStoreProbe, sizes: [Int64], repeats: Int, seed: UInt64 = 1, progress: (String) -> Void = { _ in }
+    _ probe: FileStoreProbe, sizes: [Int64], repeats: Int, seed: UInt64 = 1,
+    operations: Set<Operation> = Set(Operation.allCases), progress: (String) -> Void = { _ in }
   ) throws(FileError) -> LatencyCalibration {
     var points: [Point] = []
     var random = SplitMix64(seed: seed)
-    let cold = FileStoreProbe.canDropPages
+    let cold = FileStoreProbe.canDropPages && operations.contains(.coldRead)
     var key: UInt64 = 1
     for round in 1...repeats {
       progress("round \(round) of \(repeats)")
@@ -111,31 +119,41 @@ public struct LatencyCalibration: Sendable {
         return (key, size)
       }
       for object in objects {
-        points.append(
-          Point(operation: .write, size: object.size, micros: try probe.write(object.key, size: object.size)))
+        let micros = try probe.write(object.key, size: object.size)
+        if operations.contains(.write) { points.append(Point(operation: .write, size: object.size, micros: micros)) }
       }
-      // Reads are cheap next to fsynced writes: several passes steady each size's median.
-      for _ in 0..<Self.readPasses {
+      // Reads are cheap next to fsynced writes: several passes steady each size's median. A
+      // replay meets reads both straight after other reads and straight after a miss's
+      // fsynced write, which leaves the processor idle and the next read 50–80 % slower:
+      // every other pass writes a 4 KiB object before each read.
+      var spares: [UInt64] = []
+      for pass in 0..<(operations.contains(.read) ? Self.readPasses : 0) {
         for object in objects {
+          if pass % 2 == 1 {
+            key += 1
+            spares.append(key)
+            _ = try probe.write(key, size: 4096)
+          }
           let micros = try probe.read(object.key, size: object.size)
           points.append(Point(operation: .read, size: object.size, micros: micros))
         }
       }
+      for spare in spares { _ = try probe.delete(spare, size: 4096) }
       if cold {
         for object in objects where probe.dropPages(object.key) {
           let micros = try probe.read(object.key, size: object.size)
           points.append(Point(operation: .coldRead, size: object.size, micros: micros))
         }
       }
-      for object in objects {
+      for object in objects where operations.contains(.touch) {
         points.append(
           Point(operation: .touch, size: object.size, micros: try probe.touch(object.key, size: object.size)))
       }
       for object in objects {
         let micros = try probe.delete(object.key, size: object.size)
-        points.append(Point(operation: .delete, size: object.size, micros: micros))
+        if operations.contains(.delete) { points.append(Point(operation: .delete, size: object.size, micros: micros)) }
       }
-      for count in scanSizes {
+      for count in scanSizes where operations.contains(.scan) {
         var keys: [UInt64] = []
         for _ in 0..<count {
           key += 1

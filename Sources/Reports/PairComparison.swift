@@ -73,7 +73,12 @@ public struct PairComparison: Sendable {
       self.init(
         a, b, test: .welch, samples: .windows, summaries: (summaryA, summaryB), difference: test.difference,
         halfWidth: test.halfWidth, t: test.t, df: test.degreesOfFreedom, p: test.pValue, pairs: nil,
-        wilcoxon: nil, notes: ["windows of different traces or window specs: unpaired"])
+        wilcoxon: nil,
+        notes: [
+          a.windows?.spec == b.windows?.spec && a.trace == b.trace && a.windowNumbers != b.windowNumbers
+            ? "\(a.windowNumbers?.count ?? 0) and \(b.windowNumbers?.count ?? 0) windows have a value (a tier answered nothing in the others): unpaired"
+            : "windows of different traces or window specs: unpaired"
+        ])
       return
     }
     let deterministic = Self.isConstant(a) && Self.isConstant(b)
@@ -170,7 +175,8 @@ public struct PairComparison: Sendable {
   private static func pairedWindows(_ a: ConfigurationSamples, _ b: ConfigurationSamples) -> PairComparison? {
     guard case .series(let specA, let numeratorsA, let denominatorsA, let excluded) = a.windows,
       case .series(let specB, let numeratorsB, let denominatorsB, _) = b.windows,
-      specA == specB, a.trace == b.trace, denominatorsA == denominatorsB, numeratorsA.count >= 2,
+      specA == specB, a.trace == b.trace, denominatorsA == denominatorsB, a.windowNumbers == b.windowNumbers,
+      numeratorsA.count >= 2,
       !a.isSynthetic || a.repeats.first?.seed == b.repeats.first?.seed
     else { return nil }
     let own = (
@@ -183,7 +189,13 @@ public struct PairComparison: Sendable {
     let differences = zip(batches.numerators, batches.denominators).map { $0 / $1 }
     var notes = batchNotes(batches, what: "differences")
     if numeratorsA == numeratorsB { notes.append("identical in every window") }
-    if excluded > 0 { notes.append("the last window (shorter than half a window) is left out") }
+    if excluded > 0 {
+      let onlyLast = excluded == 1 && a.windowNumbers.map { $0 == Array(0..<$0.count) } ?? true
+      notes.append(
+        onlyLast
+          ? "the last window (shorter than half a window) is left out"
+          : "\(excluded) windows are left out (shorter than half a window, or without a value of the metric)")
+    }
     return PairComparison(
       a, b, test: .pairedT, samples: .windows, summaries: (summary(own.0), summary(own.1)),
       difference: test.mean, halfWidth: test.halfWidth, t: test.t, df: test.degreesOfFreedom, p: test.pValue,

@@ -143,9 +143,16 @@ public struct ReportColumn: Sendable {
     integer(name, meaning, unit) { row in row.engine.map(value) }
   }
 
-  /// An engine's latency at `percentile`, µs.
+  /// An engine's latency at `percentile`, µs; a metric, per window too.
   static func engineLatency(_ name: String, _ meaning: String, _ percentile: Double) -> ReportColumn {
     engineInteger(name, meaning, .microseconds) { Int64(clamping: $0.stats.latency.valueAtPercentile(percentile)) }
+      .metric(window: windowLatency(LatencyFigure(.all, percentile)))
+  }
+
+  /// A latency figure per window as a value of its own: (µs, 1), or (0, 0) where the window
+  /// has none (left out, and pairing then needs the same windows on both sides).
+  static func windowLatency(_ figure: LatencyFigure) -> WindowParts {
+    { record, index in record.latency(index, figure).map { ($0, 1) } ?? (0, 0) }
   }
 
   /// An engine-only fraction of its requests: `part` / requests (0 without requests).
@@ -367,9 +374,9 @@ public struct ReportColumn: Sendable {
     .engineInteger("memory_objects", "objects in memory at the end") { Int64($0.memoryObjects) },
     .engineInteger("disk_objects", "objects on disk at the end") { Int64($0.diskObjects) },
     .engineLatency("latency_p50", "median request latency, µs (modelled; file backend: measured disk time)", 50)
-      .metric().titled("p50 µs"),
+      .titled("p50 µs"),
     .engineLatency("latency_p90", "90th percentile latency, µs", 90),
-    .engineLatency("latency_p99", "99th percentile latency, µs", 99).metric().titled("p99 µs"),
+    .engineLatency("latency_p99", "99th percentile latency, µs", 99).titled("p99 µs"),
     .engineLatency("latency_p999", "99.9th percentile latency, µs", 99.9),
     .engineInteger("latency_max", "largest latency, µs", .microseconds) { Int64(clamping: $0.stats.latency.max) },
   ]
@@ -477,27 +484,28 @@ public struct ReportColumn: Sendable {
     .engine(
       "latency_model", "the engine's whole latency model as a --latency SPEC, which re-runs it exactly (engines only)"
     ) { $0.configuration.latency.description },
-    .tierLatency("memory_hit_latency_p50", "median latency of the requests memory answered, µs", \.memoryHit, 50),
-    .tierLatency("disk_hit_latency_p50", "median latency of the requests the disk answered, µs", \.diskHit, 50),
-    .tierLatency(
-      "disk_hit_latency_p90", "90th percentile latency of the requests the disk answered, µs", \.diskHit, 90),
+    .tierLatency("memory_hit_latency_p50", "median latency of the requests memory answered, µs", .memoryHit, 50),
+    .tierLatency("disk_hit_latency_p50", "median latency of the requests the disk answered, µs", .diskHit, 50),
+    .tierLatency("disk_hit_latency_p90", "90th percentile latency of the requests the disk answered, µs", .diskHit, 90),
     .tierLatency(
       "disk_write_latency_p50", "median cost of a write to disk (after the response, in no request's latency), µs",
-      \.diskWrite, 50),
+      .diskWrite, 50),
     .tierLatency(
-      "origin_latency_p50", "median latency of the full fetches from the origin (not revalidations), µs", \.origin, 50),
+      "origin_latency_p50", "median latency of the full fetches from the origin (not revalidations), µs", .origin, 50),
   ]
 
   /// A percentile of one of an engine's per-tier histograms, µs; empty where it recorded none
-  /// (no such tier, or nothing it answered).
+  /// (no such tier, or nothing it answered). A metric, per window too.
   static func tierLatency(
-    _ name: String, _ meaning: String, _ histogram: KeyPath<TierLatencies, Histogram<UInt64>> & Sendable,
-    _ percentile: Double
+    _ name: String, _ meaning: String, _ source: LatencyFigure.Source, _ percentile: Double
   ) -> ReportColumn {
-    integer(name, meaning, .microseconds) { row in
-      guard let recorded = row.engine?.stats.tiers?[keyPath: histogram], recorded.totalCount > 0 else { return nil }
+    let figure = LatencyFigure(source, percentile)
+    return integer(name, meaning, .microseconds) { row in
+      guard let stats = row.engine?.stats, let recorded = figure.histogram(stats), recorded.totalCount > 0 else {
+        return nil
+      }
       return Int64(clamping: recorded.valueAtPercentile(percentile))
-    }
+    }.metric(window: windowLatency(figure))
   }
 
   /// Six decimals, or every digit when six would not give the rate back (a fixed-size

@@ -62,10 +62,18 @@ extension ReportComparison {
     let tests = Set(lines.map(\.test))
     let paired = Set(lines.filter { $0.test == .pairedT }.map(\.samples))
     if !paired.isEmpty {
-      let weight = metric.name == "byte_hit_ratio" ? "byte-weighted" : "request-weighted"
+      let weight =
+        metric.parts == nil
+        ? "each window's own \(metric.name), every window weighing the same"
+        : metric.name == "byte_hit_ratio" ? "byte-weighted" : "request-weighted"
       let pairs = paired.map { $0 == .windows ? "windows, \(weight)" : "seeds" }.sorted().joined(separator: "; ")
       text.append(
         "paired-t: t-test on the per-pair differences (\(pairs)); p Wilcoxon: signed-rank test on the same pairs")
+      if metric.parts == nil, paired.contains(.windows) {
+        text.append(
+          "difference over windows: the mean of the per-window differences, which need not equal candidate − baseline of the whole-run figures"
+        )
+      }
     }
     if tests.contains(.welch) { text.append("welch: Welch's unequal-variance t-test on unpaired samples") }
     if tests.contains(.exact) {

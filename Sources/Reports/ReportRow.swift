@@ -21,12 +21,16 @@ public struct ReportRow: Sendable {
   public var cell: Int { result.cell }
 
   /// The numerators and denominators of `metric` in the run's windows that count in the
-  /// statistics (a last partial window, and windows with a zero denominator, left out), and
-  /// how many windows were left out; nil when the metric has no per-window values. O(windows).
-  public func windowParts(_ metric: Metric) -> (numerators: [Double], denominators: [Double], excluded: Int)? {
+  /// statistics (a last partial window, and windows with a zero denominator, left out), those
+  /// windows' numbers and how many were left out; nil when the metric has no per-window
+  /// values. O(windows).
+  public func windowParts(_ metric: Metric)
+    -> (numerators: [Double], denominators: [Double], numbers: [Int], excluded: Int)?
+  {
     guard let window = metric.window else { return nil }
-    let parts = run.windows.filter { !$0.isPartial }.map { window($0, index) }.filter { $0.1 > 0 }
-    return (parts.map(\.0), parts.map(\.1), run.windows.count - parts.count)
+    let parts = run.windows.enumerated().filter { !$0.element.isPartial }.map { ($0.offset, window($0.element, index)) }
+      .filter { $0.1.1 > 0 }
+    return (parts.map(\.1.0), parts.map(\.1.1), parts.map(\.0), run.windows.count - parts.count)
   }
 
   /// The request-weighted hit ratio over the run's windows (a last partial window left out),

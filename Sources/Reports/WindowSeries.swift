@@ -9,23 +9,31 @@ public enum WindowSeries {
   public static let indexColumn = "window_index"
 
   /// Columns, in order, with their meaning (`cachelab columns --window`, docs/reports.md).
-  public static let columns: [(name: String, meaning: String)] = [
-    ("trace", "trace file path as given"), ("format", "trace format"),
-    ("policy", "policy name, or preset:NAME / engine"), ("params", "every parameter, as in the run report"),
-    ("admission", "the admission policy, as in the run report"),
-    ("capacity_spec", "the size as given, or the engine's tiers"),
-    ("ignore_size", "true in object mode"), ("warmup", "warm-up as given"), ("window", "window size as given"),
-    ("seed", "the repeat's seed"), (indexColumn, "0-based window number"),
-    ("start_request", "number of the window's first request among all replayed rows"),
-    ("end_request", "number just past its last row"),
-    ("start_time", "trace time of the window's start, seconds (time windows: the nominal start)"),
-    ("end_time", "trace time of its end, seconds (time windows: start + span; request windows: last request)"),
-    ("requests", "counted requests in the window"), ("request_bytes", "their bytes"),
-    ("hits", "requests answered from the cache"), ("misses", "requests that were not"),
-    ("miss_bytes", "bytes of the misses"), ("hit_ratio", "hits / requests in this window"),
-    ("byte_hit_ratio", "(request_bytes - miss_bytes) / request_bytes in this window"),
-    ("in_statistics", "false for a last window shorter than half a window (left out of the statistics)"),
-  ]
+  public static let columns: [(name: String, meaning: String)] =
+    [
+      ("trace", "trace file path as given"), ("format", "trace format"),
+      ("policy", "policy name, or preset:NAME / engine"), ("params", "every parameter, as in the run report"),
+      ("admission", "the admission policy, as in the run report"),
+      ("capacity_spec", "the size as given, or the engine's tiers"),
+      ("ignore_size", "true in object mode"), ("warmup", "warm-up as given"), ("window", "window size as given"),
+      ("seed", "the repeat's seed"), (indexColumn, "0-based window number"),
+      ("start_request", "number of the window's first request among all replayed rows"),
+      ("end_request", "number just past its last row"),
+      ("start_time", "trace time of the window's start, seconds (time windows: the nominal start)"),
+      ("end_time", "trace time of its end, seconds (time windows: start + span; request windows: last request)"),
+      ("requests", "counted requests in the window"), ("request_bytes", "their bytes"),
+      ("hits", "requests answered from the cache"), ("misses", "requests that were not"),
+      ("miss_bytes", "bytes of the misses"), ("hit_ratio", "hits / requests in this window"),
+      ("byte_hit_ratio", "(request_bytes - miss_bytes) / request_bytes in this window"),
+      ("in_statistics", "false for a last window shorter than half a window (left out of the statistics)"),
+    ]
+    + valueMetrics.map {
+      (name: $0.name, meaning: "\($0.column.meaning), in this window (engines; empty where it has none)")
+    }
+
+  /// Metrics whose window figure is a value of its own (latency percentiles), not a ratio's
+  /// counts: one column each, named as the run report's.
+  static var valueMetrics: [Metric] { Metric.all.filter { $0.hasWindows && $0.parts == nil } }
 
   /// The leading columns, which name the configuration and repeat as in the run report.
   static let identityColumns = Array(columns.prefix(10).map(\.name))
@@ -56,6 +64,9 @@ public enum WindowSeries {
               Decimal.fixed(window.hitRatio(row.index), 6), Decimal.fixed(window.byteHitRatio(row.index), 6),
               String(!window.isPartial),
             ]
+            + valueMetrics.map { metric in
+              metric.window.map { $0(window, row.index) }.flatMap { $0.1 > 0 ? Decimal.fixed($0.0, 0) : nil } ?? ""
+            }
           text += fields.map(CSVReport.quote).joined(separator: ",") + "\n"
         }
       }

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -6,6 +7,25 @@ import Testing
 /// `cachelab profiles`, through the real `cachelab`: what the report records and what is refused.
 @Suite struct LatencyOptionsTests {
   static let trace = Paths.packageRoot.appendingPathComponent("Traces/http-demo.cachelab.csv").path
+
+  @Test func compareTestsLatencyColumnsOnPairedWindowsLiveAndFromTheSeriesFile() throws {
+    let folder = Paths.temporaryDirectory("latency-compare")
+    let series = folder.appendingPathComponent("windows.csv").path
+    for metric in ["latency_p50", "disk_hit_latency_p90", "origin_latency_p50"] {
+      let live = try CLI.run([
+        "compare", "--trace", Self.trace, "--preset", "sdwebimage,nuke", "--window", "1000r", "--metric", metric,
+        "--window-series", series,
+      ])
+      #expect(live.status == 0, "\(live.stderr)")
+      #expect(live.stdout.contains("paired-t") && live.stdout.contains("windows"), "\(metric): \(live.stdout)")
+      #expect(live.stdout.contains("each window's own \(metric)"), "\(live.stdout)")
+      let table = try ReportTable(contentsOf: series)
+      #expect(table.header.contains(metric) && table.rows.allSatisfy { Double(table.value($0, metric) ?? "") != nil })
+      let fromSeries = try CLI.run(["compare", series, "--metric", metric])
+      #expect(fromSeries.status == 0, "\(fromSeries.stderr)")
+      #expect(fromSeries.stdout.contains("paired-t"), "\(fromSeries.stdout)")
+    }
+  }
 
   @Test func profilesFilesAndTheSpecLayerInOrderAndTheReportRecordsThem() throws {
     let folder = Paths.temporaryDirectory("latency-profile")

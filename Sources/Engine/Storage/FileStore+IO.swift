@@ -80,7 +80,7 @@ extension FileStore {
     guard got == Self.headerLength, let decoded = Self.decode(header),
       expectedKey == nil || decoded.key == expectedKey
     else { return nil }
-    var hash = FNV64()
+    var hash = BodyChecksum()
     var total: Int64 = 0
     while true {
       let count = POSIXIO.readSome(fd, buffer.baseAddress, buffer.count)

@@ -27,7 +27,7 @@ final class FileStore: DiskBackend {
   let lock: StoreLock
 
   static let magic: UInt32 = 0x4241_4c43  // "CLAB"
-  static let formatVersion: UInt16 = 1
+  static let formatVersion: UInt16 = 2
   static let headerLength = 256
 
   init(directory: String, namespaces: Bool) throws(FileError) {
