@@ -110,7 +110,9 @@ let package = Package(
     .testTarget(name: "GateTests", dependencies: ["CacheCore", "Policies", "Reports", "Gate", "TestSupport"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["CacheLabCLI", "Policies", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport"]
+      dependencies: [
+        "CacheLabCLI", "Engine", "Policies", "Reports", "Gate", "Traces", "Workloads", "cachelab", "TestSupport",
+      ]
     ),
   ]
 )

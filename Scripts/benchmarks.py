@@ -443,27 +443,38 @@ class Bench:
             self.add(stamp, "calibration", operation, "R²", f"{fit['r_squared']:.3f}" if "r_squared" in fit else "")
 
     def latency_model(self, stamp: Stamp) -> None:
-        folder = Path(tempfile.mkdtemp(prefix="cachelab-latency-"))
-        try:
-            profile = folder / "disk.toml"
-            measure(self.cl("calibrate", "--disk-backend", f"file:{folder / 'calibration'}", "--sizes", "1KiB..1MiB",
-                            "--repeat", "3", "--output", str(profile)))
-            for preset in LATENCY_PRESETS:
-                common = ["run", "--trace", str(LATENCY_TRACE), "--preset", preset, "--quiet"]
-                measure(self.cl(*common, "--disk-backend", f"file:{folder / 'stores'}", "--fresh",
-                                "--output", str(folder / "measured.csv")))
-                measure(self.cl(*common, "--latency-profile", str(profile), "--output", str(folder / "modelled.csv")))
-                measured = report_row(folder / "measured.csv")
-                modelled = report_row(folder / "modelled.csv")
-                self.add(stamp, "latency-model", preset, "disk hits", measured["disk_hits"])
-                for column, label in [("disk_hit_latency_p50", "p50"), ("disk_hit_latency_p90", "p90")]:
-                    real, model = float(measured[column]), float(modelled[column])
-                    self.add(stamp, "latency-model", preset, f"{label} measured µs", f"{real:.0f}")
-                    self.add(stamp, "latency-model", preset, f"{label} modelled µs", f"{model:.0f}")
-                    self.add(stamp, "latency-model", preset, f"{label} modelled − measured",
-                             f"{(model - real) / real * 100:+.0f} %")
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        figures: dict = {}
+        for round in range(self.args.repeats):
+            folder = Path(tempfile.mkdtemp(prefix="cachelab-latency-"))
+            try:
+                profile = folder / "disk.toml"
+                measure(self.cl("calibrate", "--disk-backend", f"file:{folder / 'calibration'}", "--sizes",
+                                "1KiB..1MiB", "--repeat", "3", "--output", str(profile)))
+                for preset in LATENCY_PRESETS:
+                    common = ["run", "--trace", str(LATENCY_TRACE), "--preset", preset, "--quiet"]
+                    measure(self.cl(*common, "--disk-backend", f"file:{folder / 'stores'}", "--fresh",
+                                    "--output", str(folder / "measured.csv")))
+                    measure(self.cl(*common, "--latency-profile", str(profile),
+                                    "--output", str(folder / "modelled.csv")))
+                    measured = report_row(folder / "measured.csv")
+                    modelled = report_row(folder / "modelled.csv")
+                    entry = figures.setdefault(preset, {"hits": measured["disk_hits"]})
+                    for column in ["disk_hit_latency_p50", "disk_hit_latency_p90"]:
+                        entry.setdefault(column, []).append((float(measured[column]), float(modelled[column])))
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        for preset, entry in figures.items():
+            self.add(stamp, "latency-model", preset, "disk hits", entry["hits"])
+            for column, label in [("disk_hit_latency_p50", "p50"), ("disk_hit_latency_p90", "p90")]:
+                pairs = entry[column]
+                real = statistics.median(m for m, _ in pairs)
+                model = statistics.median(m for _, m in pairs)
+                self.add(stamp, "latency-model", preset, f"{label} measured µs", f"{real:.0f}")
+                self.add(stamp, "latency-model", preset, f"{label} modelled µs", f"{model:.0f}")
+                self.add(stamp, "latency-model", preset, f"{label} modelled − measured",
+                         f"{(model - real) / real * 100:+.0f} %")
+                self.add(stamp, "latency-model", preset, f"{label} each round (measured/modelled)",
+                         ", ".join(f"{m:.0f}/{d:.0f}" for m, d in pairs))
 
     def counterparts(self) -> dict:
         """Policy name -> its first libCacheSim counterpart that is compared by default."""
@@ -541,8 +552,9 @@ NOTES = {
     "[latency-calibration.svg](latency-calibration.svg). What each operation times: [latency.md](latency.md).",
     "latency-model": "On `Traces/http-demo.cachelab.csv`, each preset replayed alone with `--disk-backend file:DIR "
     "--fresh` (disk hits timed on real files), then simulated with `--latency-profile` of a `cachelab calibrate "
-    "--sizes 1KiB..1MiB` (the trace's object sizes) run just before: the disk hits' p50 and p90 as measured and as "
-    "modelled, and the modelled figure's difference from the measured one.",
+    "--sizes 1KiB..1MiB` (the trace's object sizes) run just before, release build; `--repeats` rounds (default 3) of "
+    "calibration and replays: the disk hits' p50 and p90 as measured and as modelled (medians over the rounds), the "
+    "modelled figure's difference from the measured one, and every round's pair.",
     "sweep": "One `cachelab sweep` of LRU at 20 log-spaced sizes (all caches in one pass over the trace) on the "
     "policies' trace; with `--peer`, the package's C loop for the same 20 capacities, one after another.",
 }

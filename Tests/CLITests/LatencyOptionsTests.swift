@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Reports
 import TestSupport
@@ -130,7 +131,7 @@ import Testing
     #expect(text.contains("disk-read = \"") && text.contains("disk-write = \"") && text.contains("[calibration.read]"))
     let svg = try String(contentsOfFile: chart, encoding: .utf8)
     #expect(svg.contains("<circle") && svg.contains("stroke-dasharray"))
-    #expect(FileStoreContentsCount.objects(in: folder.path + "/store/calibrate") == 0, "the folder is emptied")
+    #expect(FileStoreContents(directory: folder.path + "/store/calibrate").objects == 0, "the folder is emptied")
     let output = folder.appendingPathComponent("run.csv").path
     let run = try CLI.run([
       "run", "--trace", Self.trace, "--preset", "nuke", "--latency-profile", profile, "--quiet", "--output", output,
@@ -159,12 +160,5 @@ import Testing
     #expect(
       details.contains("source: ChromeDevTools/devtools-frontend@") && details.contains("sets: origin=165ms+1012500B/s")
     )
-  }
-}
-
-/// Object files left in a store folder.
-enum FileStoreContentsCount {
-  static func objects(in folder: String) -> Int {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.count == 32 }.count
   }
 }
