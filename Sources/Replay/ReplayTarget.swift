@@ -12,7 +12,7 @@ protocol ReplayTarget: AnyObject, Sendable {
   var missBytes: Int64 { get }
   /// The error that stopped the target, if any (checked after each batch).
   var failure: EngineError? { get }
-  /// The ``LatencyFigure/windowed`` figures of the window ending now (nil: the target
+  /// The `LatencyFigure.windowed` figures of the window ending now (nil: the target
   /// records no latency). Called once at each window's end.
   func closeWindowLatencies() -> [Double?]?
 }

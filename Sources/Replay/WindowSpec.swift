@@ -57,7 +57,7 @@ public struct WindowRecord: Sendable, Equatable {
   public var hitBytes: [Int64]
   /// Whether this is a last window shorter than half a window, left out of the statistics.
   public var isPartial: Bool
-  /// Per cache, its ``LatencyFigure/windowed`` figures in this window, µs (nil for a cache
+  /// Per cache, its `LatencyFigure.windowed` figures in this window, µs (nil for a cache
   /// that records no latency; nil figures where the window recorded no value).
   public var latencies: [[Double?]?]
 
