@@ -38,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -423,6 +422,8 @@ class Bench:
             profile = folder / "disk.toml"
             measure(self.cl("calibrate", "--disk-backend", f"file:{folder / 'store'}", "--repeat", "5",
                             "--output", str(profile), "--chart", str(DOCS / "latency-calibration.svg")))
+            import tomllib  # Python 3.11+, needed only to measure this section
+
             fits = tomllib.loads(profile.read_text())["calibration"]
         finally:
             shutil.rmtree(folder, ignore_errors=True)
@@ -444,7 +445,7 @@ class Bench:
 
     def latency_model(self, stamp: Stamp) -> None:
         figures: dict = {}
-        for round in range(self.args.repeats):
+        for _ in range(self.args.repeats):
             folder = Path(tempfile.mkdtemp(prefix="cachelab-latency-"))
             try:
                 profile = folder / "disk.toml"
@@ -460,6 +461,8 @@ class Bench:
                     modelled = report_row(folder / "modelled.csv")
                     entry = figures.setdefault(preset, {"hits": measured["disk_hits"]})
                     for column in ["disk_hit_latency_p50", "disk_hit_latency_p90"]:
+                        if not measured[column] or not modelled[column]:
+                            sys.exit(f"benchmarks: {preset} had no disk hits on {LATENCY_TRACE.name}")
                         entry.setdefault(column, []).append((float(measured[column]), float(modelled[column])))
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
@@ -472,7 +475,7 @@ class Bench:
                 self.add(stamp, "latency-model", preset, f"{label} measured µs", f"{real:.0f}")
                 self.add(stamp, "latency-model", preset, f"{label} modelled µs", f"{model:.0f}")
                 self.add(stamp, "latency-model", preset, f"{label} modelled − measured",
-                         f"{(model - real) / real * 100:+.0f} %")
+                         f"{(model - real) / real * 100:+.0f} %" if real > 0 else "")
                 self.add(stamp, "latency-model", preset, f"{label} each round (measured/modelled)",
                          ", ".join(f"{m:.0f}/{d:.0f}" for m, d in pairs))
 

@@ -80,10 +80,16 @@ extension ConfigurationSamples {
   ) throws(FileError) {
     var seeds: [UInt64] = []
     var bySeed: [UInt64: [(numerator: Double, denominator: Double, counted: Bool, number: Int)]] = [:]
+    // Windows with no value of a latency metric (a tier that answered nothing there).
+    var valueless: [UInt64: Int] = [:]
     for (position, row) in group.rows.enumerated() {
       let column = { (name: String) in table.value(row, name).flatMap(Double.init) }
       let seed = seed(row, table, position)
-      if bySeed[seed] == nil { seeds.append(seed) }
+      if bySeed[seed] == nil {
+        seeds.append(seed)
+        bySeed[seed] = []
+        valueless[seed] = 0
+      }
       let number = column(WindowSeries.indexColumn).map { Int($0) } ?? bySeed[seed, default: []].count
       let counted = table.value(row, "in_statistics") != "false"
       // A latency figure is the window's own value; a window without one is left out.
@@ -91,7 +97,10 @@ extension ConfigurationSamples {
         guard table.header.contains(metric.name) else {
           throw FileError(path: table.path, "the window-series file has no '\(metric.name)' column")
         }
-        guard let value = column(metric.name), value.isFinite else { continue }
+        guard let value = column(metric.name), value.isFinite else {
+          valueless[seed, default: 0] += 1
+          continue
+        }
         bySeed[seed, default: []].append((value, 1, counted, number))
         continue
       }
@@ -114,7 +123,8 @@ extension ConfigurationSamples {
     let counted = windows.filter(\.counted)
     samples.windows = .series(
       spec: samples.key[ReportStatistics.identity.firstIndex(of: "window") ?? 0], numerators: counted.map(\.numerator),
-      denominators: counted.map(\.denominator), excluded: windows.count - counted.count)
+      denominators: counted.map(\.denominator),
+      excluded: windows.count - counted.count + (valueless[seeds[0]] ?? 0))
     samples.windowNumbers = counted.map(\.number)
   }
 }

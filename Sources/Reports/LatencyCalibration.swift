@@ -95,9 +95,12 @@ public struct LatencyCalibration: Sendable {
 
   /// Times every operation on `probe`: per repeat, over the sizes in an order shuffled by
   /// `seed` (so drift of the machine spreads over all sizes), one operation at a time: write
-  /// them all, read them, read them cold (where pages can be dropped), touch, delete; then scans of stores of ``scanSizes`` 4 KiB objects.
-  /// `progress` hears each step; `operations` limits what is timed (objects are written
-  /// whenever anything is). Cost: `repeats` × Σ sizes written and read twice.
+  /// them all, read them (``readPasses`` passes, every other one after a 4 KiB fsynced write
+  /// per read), read them cold (where pages can be dropped), touch, delete; then scans of
+  /// stores of ``scanSizes`` 4 KiB objects. `progress` hears each step; `operations` limits
+  /// what is timed (objects are written whenever anything is). Cost per repeat: Σ sizes
+  /// written once and read ``readPasses`` + 1 times, plus `sizes.count` × ``readPasses`` / 2
+  /// small writes.
   public static func measure(
     _ probe: FileStoreProbe, sizes: [Int64], repeats: Int, seed: UInt64 = 1,
     operations: Set<Operation> = Set(Operation.allCases), progress: (String) -> Void = { _ in }

@@ -190,10 +190,10 @@ public struct PairComparison: Sendable {
     var notes = batchNotes(batches, what: "differences")
     if numeratorsA == numeratorsB { notes.append("identical in every window") }
     if excluded > 0 {
-      let onlyLast = excluded == 1 && a.windowNumbers.map { $0 == Array(0..<$0.count) } ?? true
+      let onlyLast = excluded == 1 && (a.windowNumbers.map { $0 == Array(0..<$0.count) } ?? true)
       notes.append(
         onlyLast
-          ? "the last window (shorter than half a window) is left out"
+          ? "the last window is left out (shorter than half a window, or without a value of the metric)"
           : "\(excluded) windows are left out (shorter than half a window, or without a value of the metric)")
     }
     return PairComparison(

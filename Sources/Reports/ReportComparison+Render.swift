@@ -59,6 +59,12 @@ extension ReportComparison {
         ? "baseline, candidate: overall \(metric.name), over everything counted\(repeats ? " in every repeat" : "")"
         : "baseline, candidate: \(metric.name)\(repeats ? ", mean over repeats" : "")"
     ]
+    let fromSeries = lines.contains {
+      [$0.baseline, $0.candidate].contains { $0.source != "run" && $0.windowNumbers != nil }
+    }
+    if metric.parts == nil, fromSeries {
+      text.append("from a window-series file, which holds only windows: the mean of its windows' \(metric.name)")
+    }
     let tests = Set(lines.map(\.test))
     let paired = Set(lines.filter { $0.test == .pairedT }.map(\.samples))
     if !paired.isEmpty {

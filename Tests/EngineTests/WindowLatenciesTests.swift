@@ -29,6 +29,12 @@ import Testing
     // A window in which nothing was recorded has no figure, and no tier histograms none.
     let empty = windows.close(Self.stats(first + second))
     #expect(empty.allSatisfy { $0 == nil })
+    // Two hours grows the histogram past the earlier one's range: read, not trapped.
+    let long: UInt64 = 7_200_000_000
+    let grown = windows.close(Self.stats(first + second + [long]))
+    for (position, figure) in LatencyFigure.windowed.enumerated() where figure.source == .all {
+      #expect(grown[position] == Double(long), "\(figure)")
+    }
     windows.reset()
     let noTiers = windows.close(EngineStats.withoutLatency)
     #expect(noTiers.allSatisfy { $0 == nil })

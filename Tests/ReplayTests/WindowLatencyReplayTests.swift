@@ -75,4 +75,24 @@ import Traces
     let unpaired = PairComparison(samples[0], samples[1])
     #expect(unpaired.test == .welch && unpaired.notes.contains { $0.contains("have a value") }, "\(unpaired.notes)")
   }
+
+  /// A window-series file read back for a latency metric: a window without a value is left
+  /// out (and counted as such), the repeat stays one, and the windows kept are named.
+  @Test func aSeriesFileWindowWithoutAValueIsLeftOutOnce() throws {
+    let run = try Self.run(window: .requests(1000))
+    var table = try ReportTable(path: "windows.csv", text: WindowSeries.render([run]))
+    let metric = try #require(Metric.named("disk_hit_latency_p50"))
+    let column = try #require(table.header.firstIndex(of: metric.name))
+    table.rows[0][column] = ""
+    let samples = try ConfigurationSamples.collect(table, metric: metric)
+    let first = try #require(samples.first)
+    #expect(first.repeats.count == 1)
+    guard case .series(_, let numerators, _, let excluded) = first.windows else {
+      Issue.record("no window series")
+      return
+    }
+    #expect(first.windowNumbers == Array(1..<(numerators.count + 1)) && excluded == 1)
+    let live = try #require(ReportRow.rows([run]).first?.windowParts(metric))
+    #expect(numerators == Array(live.numerators.dropFirst()))
+  }
 }
