@@ -24,6 +24,7 @@ enum ReplayExecution {
     let output = try options.output.flatMap { path in path == "-" ? nil : try AtomicFileWriter(path: path) }
     let json = try options.json.map { path in try AtomicFileWriter(path: path) }
     let series = try options.windowSeries.map { path in try AtomicFileWriter(path: path) }
+    let disagreements = try options.disagreements.map { path in try AtomicFileWriter(path: path) }
     if let directory = options.report { try makeDirectories(directory, purpose: "report directory") }
     var results: [RunResult] = []
     for (index, configuration) in configurations.enumerated() {
@@ -56,6 +57,10 @@ enum ReplayExecution {
     if let series {
       try series.write(WindowSeries.render(results))
       try series.commit()
+    }
+    if let disagreements {
+      try disagreements.write(DisagreementReport.render(results))
+      try disagreements.commit()
     }
     if let directory = options.report { try ReportDirectory.write(results, to: directory, baseline: baseline) }
     return results
@@ -94,6 +99,7 @@ enum ReplayExecution {
     if let output = options.output, output != "-" { lines.append("wrote \(output)") }
     if let json = options.json { lines.append("wrote \(json)") }
     if let series = options.windowSeries { lines.append("wrote \(series)") }
+    if let path = options.disagreements { lines.append("wrote \(path)") }
     if let report = options.report { lines.append("wrote \(report)/ (README.md, report.csv, charts)") }
     return lines.map { $0 + "\n" }.joined()
   }

@@ -77,6 +77,12 @@ struct ReplayOptions: ParsableArguments {
       valueName: "file.csv"))
   var windowSeries: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "For a trace that records its own cache's hits and misses (the observed column, a log's cache status): write every request whose engine outcome differs to this CSV.",
+      valueName: "file.csv"))
+  var disagreements: String?
+
   @Option(help: "Seed for randomised policies (repeats use seed, seed+1, ...).")
   var seed: UInt64 = 0
 
@@ -148,6 +154,7 @@ struct ReplayOptions: ParsableArguments {
     paths.write("--output", output)
     paths.write("--json", json)
     paths.write("--window-series", windowSeries)
+    paths.write("--disagreements", disagreements)
     paths.writeFolder("--report", report, files: ReportDirectory.ownedFiles)
     return paths
   }
@@ -160,6 +167,7 @@ struct ReplayOptions: ParsableArguments {
     _ = try sampleSlice()
     for (name, value) in [
       ("--output", output), ("--json", json), ("--report", report), ("--window-series", windowSeries),
+      ("--disagreements", disagreements),
     ]
     where value?.isEmpty == true {
       throw ValidationError("\(name) must not be empty")

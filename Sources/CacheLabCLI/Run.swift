@@ -60,7 +60,19 @@ struct Run: ParsableCommand {
       )
     }
     if observed.clientHits > 0 { parts.append("the recording client's cache answered \(observed.clientHits)") }
-    return "observed: " + parts.joined(separator: "; ") + "\n"
+    return "observed: " + parts.joined(separator: "; ") + "\n" + agreement(result)
+  }
+
+  /// One line per engine with the share of requests whose outcome agrees with the record's.
+  static func agreement(_ result: RunResult) -> String {
+    result.engines.compactMap { engine in
+      let stats = engine.stats
+      let compared = stats.observedAgreements + stats.observedDisagreements
+      guard compared > 0 else { return nil }
+      let share = Decimal.fixed(Double(stats.observedAgreements) * 100 / Double(compared), 2)
+      return
+        "  \(engine.label) agrees on \(share) % (\(stats.observedAgreements) of \(compared) requests, one by one)\n"
+    }.joined()
   }
 
   /// One line naming the trace and its totals.

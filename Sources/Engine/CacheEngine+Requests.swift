@@ -20,11 +20,14 @@ extension CacheEngine {
       switch request.operation {
       case .get:
         let version = origin.version(request.key, attributes)
+        let stated = attributes.observed == .upstreamHit || attributes.observed == .upstreamMiss
+        let answeredBefore = answeredWithoutFetch
         if genericRules || configuration.rules.usesCache(attributes) {
           try get(filed, attributes, version: version)
         } else {
           try bypass(filed, attributes, version: version)
         }
+        if stated { compare(request, observed: attributes.observed, answeredBefore: answeredBefore) }
       case .put:
         guard genericRules || configuration.rules.usesCache(attributes) else { return }
         try store(

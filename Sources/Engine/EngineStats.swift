@@ -44,6 +44,11 @@ public struct EngineStats: Sendable {
   public var purges: Int64 = 0
   /// Objects removed by purges.
   public var purged: Int64 = 0
+  /// Requests whose record states what the trace's own cache did (hit or miss) and whose
+  /// simulated outcome agrees, or not; the first ``CacheEngine/disagreementLimit`` disagreements.
+  public var observedAgreements: Int64 = 0
+  public var observedDisagreements: Int64 = 0
+  public var disagreements: [ObservedDisagreement] = []
   /// Disk activity (from the backend).
   public var disk = DiskCounters()
   /// Per-request latency in microseconds: modelled, plus measured disk time with the file backend.

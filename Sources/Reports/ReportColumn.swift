@@ -226,6 +226,7 @@ public struct ReportColumn: Sendable {
   // of this module the optimizer spent longest on (-sil-print-pass-time; see commit 2f55051).
   public static let standard: [ReportColumn] =
     runColumns + countColumns + engineColumns + windowColumns + observedColumns + latencyModelColumns
+    + agreementColumns
 
   /// The columns of what was run: trace, policy, size, options.
   private static let runColumns: [ReportColumn] = [
@@ -472,6 +473,26 @@ public struct ReportColumn: Sendable {
       "observed_client_hits", "counted requests that the recording client answered from its own cache (HAR)"
     ) { row in
       row.run.observed.hasOutcomes ? String(row.run.observed.clientHits) : ""
+    },
+  ]
+
+  /// Per-request agreement of an engine with the trace's own cache (appended last, so older
+  /// reports stay a prefix); empty for policy rows and traces that state no outcome.
+  private static let agreementColumns: [ReportColumn] = [
+    ReportColumn(
+      "observed_compared",
+      "counted requests whose record states the real cache's hit or miss, compared one by one with the engine's"
+    ) { row in
+      let compared = row.engine.map { $0.stats.observedAgreements + $0.stats.observedDisagreements } ?? 0
+      return compared > 0 ? String(compared) : ""
+    },
+    ReportColumn(
+      "observed_agreement",
+      "the share of observed_compared whose simulated outcome (hit: from a tier or a 304) equals the record's"
+    ) { row in
+      guard let stats = row.engine?.stats else { return "" }
+      let compared = stats.observedAgreements + stats.observedDisagreements
+      return compared > 0 ? Decimal.fixed(Double(stats.observedAgreements) / Double(compared), 6) : ""
     },
   ]
 

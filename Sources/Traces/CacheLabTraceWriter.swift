@@ -5,7 +5,7 @@ import CacheCore
 /// and TTL in seconds, TTL empty when the request has none, event named on event rows), and
 /// with `httpColumns` every attribute an HTTP trace carries (`class`, `version`,
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
-/// `vary`, `authorization`, `stored_size`, `cost`, `observed`, and `url_length` where a key's
+/// `vary`, `authorization`, `set_cookie`, `stored_size`, `cost`, `observed`, and `url_length` where a key's
 /// text is not as long as the URL it stands for), so that the written file replays exactly
 /// as its source. Streams; memory is what ``KeyNames`` keeps.
 public final class CacheLabTraceWriter: TraceWriter {
@@ -48,7 +48,7 @@ public final class CacheLabTraceWriter: TraceWriter {
     var header = "time,op,key,size,ttl,event"
     if httpColumns {
       header +=
-        ",class,version,cache_control,expires,date,last_modified,age,etag,status,latency,vary,authorization,stored_size,cost,observed,url_length"
+        ",class,version,cache_control,expires,date,last_modified,age,etag,status,latency,vary,authorization,set_cookie,stored_size,cost,observed,url_length"
     }
     try file.write(header + "\n")
   }
@@ -109,7 +109,7 @@ public final class CacheLabTraceWriter: TraceWriter {
     if row.etag != 0 { try file.write((row.etagIsWeak ? "W/" : "") + names.etag(row.etag)) }
     try file.write("," + String(row.status) + ",")
     try time(row.latency >= 0 ? row.latency : RequestAttributes.absent)
-    let flags = [row.vary ? "1" : "", row.authorization ? "1" : ""]
+    let flags = [row.varyAll ? "*" : row.vary ? "1" : "", row.authorization ? "1" : "", row.setCookie ? "1" : ""]
     let sizes = [row.storedSize >= 0 ? String(row.storedSize) : "", row.cost >= 0 ? String(row.cost) : ""]
     try file.write((flags + sizes + [row.observed.csvName]).joined(separator: ","))
   }

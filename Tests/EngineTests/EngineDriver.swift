@@ -24,8 +24,8 @@ final class EngineDriver {
     _ key: UInt64, at time: Double, size: Int64 = 100, cost: Int64 = -1, contentClass: ContentClass = .data,
     cacheControl: String? = nil, version: Int64 = 1, etag: String? = nil, lastModified: Double? = nil,
     expires: Double? = nil, date: Double? = nil, ttl: Double? = nil, status: Int16 = 200, latency: Double = 0.1,
-    url: String? = nil, vary: Bool = false, authorization: Bool = false, storedSize: Int64 = -1,
-    operation: Request.Operation = .get
+    url: String? = nil, vary: Bool = false, varyAll: Bool = false, setCookie: Bool = false,
+    authorization: Bool = false, storedSize: Int64 = -1, operation: Request.Operation = .get
   ) throws -> Result {
     var attributes = RequestAttributes()
     attributes.cost = cost
@@ -40,7 +40,9 @@ final class EngineDriver {
     attributes.status = status
     attributes.latency = Self.micros(latency)
     if let url { attributes.url = URLKey(parsing: url) }
-    attributes.vary = vary
+    attributes.vary = vary || varyAll
+    attributes.varyAll = varyAll
+    attributes.setCookie = setCookie
     attributes.storedSize = storedSize
     attributes.authorization = authorization
     let before = engine.stats

@@ -139,6 +139,10 @@ public struct RequestAttributes: Equatable, Sendable {
   public var storedSize: Int64 = -1
   /// The response carries a `Vary` header.
   public var vary = false
+  /// That `Vary` header is `*` (the response varies on something outside the request).
+  public var varyAll = false
+  /// The response carries `Set-Cookie`.
+  public var setCookie = false
   /// The request carried `Authorization`, or the response asked for authentication
   /// (`WWW-Authenticate`, `Proxy-Authenticate`).
   public var authorization = false

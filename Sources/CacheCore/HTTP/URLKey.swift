@@ -26,6 +26,8 @@ public struct URLKey: Equatable, Sendable {
   public var resource: UInt64 = 0
   /// Bytes of the URL (0 when the key is not a URL).
   public var length: Int32 = 0
+  /// Whether the URL has a query (`?`).
+  public var hasQuery = false
 
   @inlinable public init() {}
 
@@ -71,6 +73,7 @@ public struct URLKey: Equatable, Sendable {
     while pathEnd < text.count, text[pathEnd] != UInt8(ascii: "?"), text[pathEnd] != UInt8(ascii: "#") {
       pathEnd += 1
     }
+    hasQuery = pathEnd < text.count && text[pathEnd] == UInt8(ascii: "?")
     var hash = KeyHash.Streaming()
     var hostStart = start
     if text[hostStart] == UInt8(ascii: "["), text[hostEnd - 1] == UInt8(ascii: "]"), hostEnd - hostStart > 2 {

@@ -46,6 +46,9 @@ public struct EnginePreset: RegistryEntry {
       .nuke,
       .pincache,
       .zzdiskcache,
+      .nginx,
+      .squid,
+      .varnish,
     ])
 
   /// Every preset, in listing order.

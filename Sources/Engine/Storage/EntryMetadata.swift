@@ -25,6 +25,9 @@ public struct EntryMetadata: Equatable, Sendable {
   public var accessCount: Int32
   /// Whether the body was replaced by an empty one (MKNetworkKit stores a 304's empty body).
   public var bodyLost: Bool
+  /// Whether the stored response's URL has a query, and its `Vary` is `*` (Squid's rules).
+  public var urlHasQuery: Bool
+  public var varyAll: Bool
 
   /// Metadata for `request` with `attributes` and `cost`, stored at `now` after an origin
   /// round trip of `latency` microseconds.
@@ -47,6 +50,8 @@ public struct EntryMetadata: Equatable, Sendable {
     ttl = -1
     accessCount = 0
     bodyLost = false
+    urlHasQuery = attributes.url.hasQuery
+    varyAll = attributes.varyAll
   }
 
   /// The metadata of an empty object stored at time 0, for storage not yet written.

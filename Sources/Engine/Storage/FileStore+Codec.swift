@@ -69,7 +69,7 @@ extension FileStore {
     out.put(metadata.expiresAt)
     out.put(metadata.ttl)
     out.put(metadata.accessCount)
-    out.put(UInt8(metadata.bodyLost ? 1 : 0))
+    out.put(UInt8(metadata.bodyLost ? 1 : 0) | (metadata.urlHasQuery ? 2 : 0) | (metadata.varyAll ? 4 : 0))
     precondition(out.bytes.count + 8 <= headerLength, "file header overflow")
     out.bytes += [UInt8](repeating: 0, count: headerLength - 8 - out.bytes.count)
     out.put(out.bytes.withUnsafeBytes { KeyHash.hash($0) })
@@ -128,7 +128,10 @@ extension FileStore {
     metadata.expiresAt = input.get(Int64.self)
     metadata.ttl = input.get(Int64.self)
     metadata.accessCount = input.get(Int32.self)
-    metadata.bodyLost = input.get(UInt8.self) != 0
+    let bits = input.get(UInt8.self)
+    metadata.bodyLost = bits & 1 != 0
+    metadata.urlHasQuery = bits & 2 != 0
+    metadata.varyAll = bits & 4 != 0
     return (key, checksum, metadata)
   }
 

@@ -4,7 +4,8 @@ import CacheCore
 /// or event. `time` (seconds), `key` and `size` are required; every other column is
 /// optional, in any order (see Traces/README.md): `op`, `cost`, `ttl`, `class`, `version`,
 /// `cache_control`, `expires`, `date`, `last_modified`, `age`, `etag`, `status`, `latency`,
-/// `event`, `vary`, `authorization` (a non-empty cell means the header was present),
+/// `event`, `vary` (`*` for `Vary: *`), `authorization` and `set_cookie` (a non-empty cell
+/// means the header was present),
 /// `stored_size`, `observed` (`hit`, `miss` or `client-hit`: what a real cache did) and
 /// `url_length` (the original URL's length, for a key an anonymized URL replaced). Names from the seed schema are accepted as aliases (`t`, `ver`, `bytes`, `cc`,
 /// `ctype`). Unknown columns are ignored; an empty cell means "absent".
@@ -17,6 +18,7 @@ struct CacheLabParser: CountingLineParser {
     case expires, date
     case lastModified = "last_modified"
     case age, etag, status, latency, event, vary, authorization
+    case setCookie = "set_cookie"
     case storedSize = "stored_size"
     case observed
     case urlLength = "url_length"
@@ -204,7 +206,10 @@ struct CacheLabParser: CountingLineParser {
       row.storedSize = bytes
     case .observed: row.observed = try memos.observed.value(field, parse: observed)
     case .urlLength: break
-    case .vary: row.vary = true
+    case .vary:
+      row.vary = true
+      row.varyAll = field.count == 1 && field[0] == UInt8(ascii: "*")
+    case .setCookie: row.setCookie = true
     case .authorization: row.authorization = true
     case .event: row.event = try memos.event.value(field, parse: event)
     }

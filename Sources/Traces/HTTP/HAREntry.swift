@@ -73,7 +73,7 @@ struct HAREntry {
     var values: [String: String] = [:]
     static let kept: Set<String> = [
       "cache-control", "expires", "date", "last-modified", "age", "etag", "vary", "content-type", "content-length",
-      "authorization", "www-authenticate", "cache-status", "x-cache", "x-cache-status", "cf-cache-status",
+      "authorization", "www-authenticate", "set-cookie", "cache-status", "x-cache", "x-cache-status", "cf-cache-status",
     ]
 
     mutating func add(_ name: String, _ value: String) {
@@ -209,7 +209,7 @@ struct HAREntry {
 
 extension HTTPRecord {
   /// Takes what the engine reads from a response's headers (Cache-Control, Expires, Date,
-  /// Last-Modified, Age, ETag, Vary, Content-Type, Content-Length) and credentials from the
+  /// Last-Modified, Age, ETag, Vary, Set-Cookie, Content-Type, Content-Length) and credentials from the
   /// request's Authorization or the response's WWW-Authenticate.
   mutating func take(response: HAREntry.HeaderFields, request: HAREntry.HeaderFields) {
     if let length = response["content-length"] { contentLength = Int64(Substring(length).trimmingSpaces()) }
@@ -220,6 +220,7 @@ extension HTTPRecord {
     age = HTTPText?(response["age"])
     etag = HTTPText?(response["etag"])
     vary = HTTPText?(response["vary"])
+    setCookie = response["set-cookie"] != nil
     contentType = HTTPText?(response["content-type"])
     authorization = request["authorization"] != nil || response["www-authenticate"] != nil
   }

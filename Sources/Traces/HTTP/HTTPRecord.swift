@@ -31,6 +31,8 @@ struct HTTPRecord {
   var age: HTTPText?
   var etag: HTTPText?
   var vary: HTTPText?
+  /// The response carried `Set-Cookie`.
+  var setCookie = false
   var contentType: HTTPText?
   /// The request carried `Authorization`, or the response asked for it (`WWW-Authenticate`).
   var authorization = false

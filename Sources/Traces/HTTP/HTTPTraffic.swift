@@ -243,7 +243,9 @@ struct HTTPTraffic {
     }
     if let value = record.vary, !value.withBytes({ ByteParsing.trim($0).isEmpty }) {
       row.vary = true
+      row.varyAll = value.withBytes { ByteParsing.trim($0).elementsEqual([UInt8(ascii: "*")]) }
     }
+    row.setCookie = record.setCookie
     if let value = record.contentType {
       let parsed = contentClasses.value(value) {
         ContentClass(name: String(decoding: $0, as: UTF8.self).prefix { $0 != ";" })

@@ -1,0 +1,193 @@
+import CacheCore
+
+extension EnginePreset {
+  /// nginx 1.22.1's `proxy_cache` (Debian 12's nginx-light), a reverse proxy's disk cache, with
+  /// the defaults of a bare `proxy_cache_path … keys_zone=…` and `proxy_cache zone;`.
+  static let nginx = EnginePreset(
+    name: "nginx",
+    summary:
+      "nginx 1.22.1 proxy_cache: disk LRU over max_size in 4 KiB blocks, explicit freshness only, no revalidation",
+    origin: "nginx release-1.22.1: src/http/ngx_http_upstream.c, ngx_http_file_cache.c, ngx_http_proxy_module.c",
+    parameters: [
+      ParameterSpec("max-size", default: "0", .byteCount, help: "proxy_cache_path max_size (0: unlimited)"),
+      ParameterSpec(
+        "inactive", default: "10m", .positiveDuration, help: "proxy_cache_path inactive: removed when unused this long"),
+      ParameterSpec(
+        "keys-zone", default: "10MiB", .positiveByteCount,
+        help: "proxy_cache_path keys_zone size (about 8,000 keys per MiB; stated, not limiting)"),
+      ParameterSpec("min-uses", default: "1", .integer(1...1), help: "proxy_cache_min_uses (only 1 is modelled)"),
+      ParameterSpec(
+        "valid", default: "0s", .duration,
+        help: "proxy_cache_valid TIME: for 200, 301 and 302 without explicit freshness (0: none)"),
+      ParameterSpec(
+        "valid-any", default: "0s", .duration, help: "proxy_cache_valid any TIME: for any other status (0: none)"),
+      ParameterSpec(
+        "revalidate", default: "false", .boolean,
+        help: "proxy_cache_revalidate: conditional requests for expired entries"),
+      ParameterSpec(
+        "use-stale", default: "off", .choice(["off", "error", "updating", "error+updating"]),
+        help: "proxy_cache_use_stale: error (and timeout, http_5xx) serves stale on origin failure"),
+      ParameterSpec(
+        "background-update", default: "false", .boolean,
+        help: "proxy_cache_background_update: with use-stale updating, serve stale and refresh in the background"),
+      ParameterSpec(
+        "ignore-headers", default: "none",
+        .choice(NginxExpiry.Ignored.choices), help: "proxy_ignore_headers (joined with +)"),
+    ],
+    modelled: [
+      "stored iff the response has a validity: Cache-Control s-maxage else max-age (0 or malformed: not stored),"
+        + " else Expires (unparsable or past: not stored), else proxy_cache_valid for the status; any status"
+        + " (ngx_http_upstream.c:3100-3170, 4753-4784, 4839-4873; ngx_http_file_cache.c:2292-2314)",
+      "not stored: Set-Cookie (ngx_http_upstream.c:4691-4693), Cache-Control no-cache, no-store or private"
+        + " (4745-4750), Vary: * (5048-5075), unless proxy_ignore_headers names the header (465-474)",
+      "Authorization and cookies in the request are ignored: such responses are cached (no check in upstream.c,"
+        + " ngx_http_proxy_module.c or ngx_http_file_cache.c)",
+      "key: scheme, host and request URI with the query (proxy_cache_key default, ngx_http_proxy_module.c:5025-5057)",
+      "freshness in whole seconds of nginx's clock: fresh while valid_sec >= now, so max-age=N serves through"
+        + " second store+N (ngx_http_file_cache.c:639)",
+      "an expired entry is fetched again in full (EXPIRED, a miss); with revalidate=true a conditional request"
+        + " when an ETag or Last-Modified was stored, whose 304 refreshes the entry (REVALIDATED, a hit)"
+        + " (ngx_http_upstream.c:947-955, 2580-2640, 5787-5833)",
+      "use-stale updating with background-update, or a response's stale-while-revalidate with background-update:"
+        + " a stale entry is served (STALE) and refreshed in the background (ngx_http_upstream.c:903-958)",
+      "use-stale error, or the response's stale-if-error: a stale entry is served when the origin fails"
+        + " (ngx_http_upstream.c:4380-4395, 2546-2565)",
+      "eviction: least recently looked-up entries over max_size, counted in 4 KiB blocks; entries unused for"
+        + " `inactive` are removed (ngx_http_file_cache.c ngx_http_file_cache_forced_expire, _expire)",
+    ],
+    notModelled: [
+      "the cache manager enforces max_size and inactive asynchronously (every 10 s, or 50 ms when busy):"
+        + " the preset evicts at once, so under capacity pressure compare hit ratios, not requests",
+      "use-stale error with revalidate=false for an entry with an ETag or Last-Modified: the preset refetches"
+        + " without serving stale on an origin failure",
+      "the header order of 1.22.1 (an earlier Expires: <past> disables a later max-age; fixed in 1.23.0, 8df3ad13c):"
+        + " traces carry no header order, the preset applies Cache-Control before Expires",
+      "X-Accel-Expires, X-Accel-Buffering and Vary longer than 128 bytes (traces carry none of them)",
+      "5xx responses with explicit freshness (nginx caches them; the engine treats 5xx as origin failures)",
+      "keys_zone exhaustion (forced expiry of the oldest keys), min_uses above 1, proxy_cache_lock,"
+        + " UPDATING between concurrent requests, the loader's first minute",
+      "the cache file's header (key, status line and response headers) in the size: only the body's blocks count",
+      "a non-cacheable refresh leaves the stale file (and its space) in place; the preset drops it",
+    ]
+  ) { parameters in
+    EngineConfiguration(
+      name: "nginx", memory: nil,
+      disk: .preset(
+        "lru", parameters.bytes("max-size"), expiry: ExpiryModel(NginxExpiry(parameters)),
+        blockSize: PresetDefaults.block),
+      promotion: .none,
+      rules: NginxRules())
+  }
+}
+
+/// nginx's cache key (the URL) and statuses (any, when the response has a validity).
+struct NginxRules: LibraryRules {
+  func storesStatus(_ status: Int16) -> Bool { true }
+}
+
+/// nginx 1.22.1's validity (`valid_sec`) and its use at lookup, in whole seconds.
+struct NginxExpiry: ExpiryRule {
+  /// The headers `proxy_ignore_headers` names.
+  struct Ignored: OptionSet, Sendable {
+    let rawValue: Int
+    static let cacheControl = Ignored(rawValue: 1)
+    static let expires = Ignored(rawValue: 2)
+    static let setCookie = Ignored(rawValue: 4)
+    static let names: [(String, Ignored)] = [
+      ("cache-control", .cacheControl), ("expires", .expires), ("set-cookie", .setCookie),
+    ]
+
+    /// `none` and every `+`-joined combination, in a fixed order.
+    static let choices: [String] =
+      ["none"]
+      + (1..<8).map { mask in
+        names.filter { mask & $0.1.rawValue != 0 }.map(\.0).joined(separator: "+")
+      }
+
+    init(rawValue: Int) { self.rawValue = rawValue }
+    init(_ text: String) {
+      self = Ignored(
+        rawValue: Self.names.filter { text.split(separator: "+").contains(Substring($0.0)) }.reduce(0) {
+          $0 | $1.1.rawValue
+        })
+    }
+  }
+
+  var valid: Int64
+  var validAny: Int64
+  var inactive: Int64
+  var revalidate: Bool
+  var staleOnError: Bool
+  var backgroundUpdate: Bool
+  var staleWhileUpdating: Bool
+  var ignored: Ignored
+
+  init(_ parameters: Parameters) {
+    valid = parameters.duration("valid")
+    validAny = parameters.duration("valid-any")
+    inactive = parameters.duration("inactive")
+    revalidate = parameters.boolean("revalidate")
+    let useStale = parameters.string("use-stale")
+    staleOnError = useStale.contains("error")
+    staleWhileUpdating = useStale.contains("updating")
+    backgroundUpdate = parameters.boolean("background-update")
+    ignored = Ignored(parameters.string("ignore-headers"))
+  }
+
+  var name: String { "nginx" }
+
+  /// The last second (of nginx's whole-second clock) the response is valid through, or nil
+  /// when nginx does not cache it.
+  func validThrough(_ attributes: RequestAttributes, now: Int64) -> Int64? {
+    let nowSecond = now / microsecondsPerSecond
+    if attributes.setCookie, !ignored.contains(.setCookie) { return nil }
+    if attributes.varyAll { return nil }
+    let cc = attributes.cacheControl
+    if cc.isPresent, !ignored.contains(.cacheControl) {
+      if cc.noCache || cc.noStore || cc.isPrivate || cc.isInvalid { return nil }
+      let seconds = cc.sharedMaxAge >= 0 ? cc.sharedMaxAge : cc.maxAge
+      if seconds == 0 { return nil }
+      if seconds > 0 { return nowSecond + seconds }
+    }
+    if attributes.expires != RequestAttributes.absent, !ignored.contains(.expires) {
+      if attributes.expires == RequestAttributes.invalidDate || attributes.expires < now - now % microsecondsPerSecond {
+        return nil
+      }
+      return attributes.expires / microsecondsPerSecond
+    }
+    let configured = [200, 301, 302].contains(attributes.status) ? (valid > 0 ? valid : validAny) : validAny
+    return configured > 0 ? nowSecond + configured / microsecondsPerSecond : nil
+  }
+
+  func allowsStoring(_ attributes: RequestAttributes, now: Int64) -> Bool {
+    validThrough(attributes, now: now) != nil
+  }
+
+  func prepare(_ metadata: inout EntryMetadata, attributes: RequestAttributes, now: Int64) {
+    metadata.expiresAt = validThrough(attributes, now: now).map { ($0 + 1) * microsecondsPerSecond } ?? .max
+  }
+
+  func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness {
+    if now - metadata.accessedAt >= inactive { return .expired }
+    if now < metadata.expiresAt { return .fresh }
+    let cc = metadata.response.cacheControl
+    if backgroundUpdate {
+      if staleWhileUpdating { return .serveThenRevalidate }
+      if cc.staleWhileRevalidate > 0,
+        now < metadata.expiresAt + cc.staleWhileRevalidate * microsecondsPerSecond
+      {
+        return .serveThenRevalidate
+      }
+    }
+    // A full refetch (EXPIRED) goes through revalidation only where that sends no conditional
+    // request nginx would not send, so that a failing origin can be answered with the stale entry.
+    let servesOnError = staleOnError || cc.staleIfError > 0
+    return (revalidate || (servesOnError && !metadata.hasValidators)) ? .mustRevalidate : .expired
+  }
+
+  func mayServeOnError(_ metadata: EntryMetadata, now: Int64) -> Bool {
+    if staleOnError { return true }
+    let window = metadata.response.cacheControl.staleIfError
+    return window > 0 && now < metadata.expiresAt + window * microsecondsPerSecond
+  }
+}

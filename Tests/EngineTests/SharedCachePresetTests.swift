@@ -1,0 +1,150 @@
+import CacheCore
+import Engine
+import Testing
+
+/// The shared HTTP caches' presets (nginx, Squid, Varnish), rule by rule, on hand-made
+/// requests; `Tests/HTTPServerDiffTests` checks them against the real servers.
+@Suite struct NginxPresetTests {
+  @Test func storesOnlyExplicitlyFreshResponses() throws {
+    let cache = try EngineDriver(preset: "nginx")
+    try cache.get(1, at: 10, lastModified: 0)
+    #expect(try cache.get(1, at: 11, lastModified: 0) == .fetched, "no default validity, no heuristic")
+    try cache.get(2, at: 10, cacheControl: "max-age=0")
+    #expect(try cache.get(2, at: 10.5, cacheControl: "max-age=0") == .fetched)
+    try cache.get(3, at: 10, expires: 20)
+    #expect(try cache.get(3, at: 15, expires: 20) == .diskHit, "Expires without Cache-Control")
+    try cache.get(4, at: 10, expires: 5)
+    #expect(try cache.get(4, at: 11, expires: 5) == .fetched, "a past Expires is not stored")
+    try cache.get(5, at: 10, cacheControl: "max-age=60", status: 404)
+    #expect(try cache.get(5, at: 11, cacheControl: "max-age=60", status: 404) == .diskHit, "any status")
+  }
+
+  @Test func refusesCookiesPrivateNoCacheAndVaryStar() throws {
+    let cache = try EngineDriver(preset: "nginx")
+    let cases: [(UInt64, String, Bool, Bool)] = [
+      (1, "max-age=60", true, false), (2, "max-age=60, private", false, false),
+      (3, "no-cache, max-age=60", false, false),
+      (4, "max-age=60", false, true),
+    ]
+    for (key, cc, cookie, varyAll) in cases {
+      try cache.get(key, at: 10, cacheControl: cc, varyAll: varyAll, setCookie: cookie)
+      #expect(try cache.get(key, at: 11, cacheControl: cc, varyAll: varyAll, setCookie: cookie) == .fetched)
+    }
+    let ignoring = try EngineDriver(preset: "nginx:ignore-headers=set-cookie")
+    try ignoring.get(1, at: 10, cacheControl: "max-age=60", setCookie: true)
+    #expect(try ignoring.get(1, at: 11, cacheControl: "max-age=60", setCookie: true) == .diskHit)
+    try cache.get(9, at: 10, cacheControl: "max-age=60", authorization: true)
+    #expect(try cache.get(9, at: 11, cacheControl: "max-age=60", authorization: true) == .diskHit)
+  }
+
+  @Test func freshnessCountsWholeSeconds() throws {
+    let cache = try EngineDriver(preset: "nginx")
+    try cache.get(1, at: 10.9, cacheControl: "max-age=2")
+    #expect(try cache.get(1, at: 12.95, cacheControl: "max-age=2") == .diskHit, "second 12 = 10 + 2")
+    #expect(try cache.get(1, at: 13.05, cacheControl: "max-age=2") == .fetched, "second 13 is past valid_sec")
+  }
+
+  @Test func validRevalidateAndBackgroundUpdate() throws {
+    let valid = try EngineDriver(preset: "nginx:valid=5s")
+    try valid.get(1, at: 10)
+    #expect(try valid.get(1, at: 14) == .diskHit)
+    try valid.get(2, at: 10, status: 404)
+    #expect(try valid.get(2, at: 11, status: 404) == .fetched, "valid TIME covers 200, 301 and 302")
+
+    let plain = try EngineDriver(preset: "nginx")
+    try plain.get(1, at: 10, cacheControl: "max-age=1", etag: "a")
+    #expect(try plain.get(1, at: 13, cacheControl: "max-age=1", etag: "a") == .fetched, "EXPIRED: a full fetch")
+    let revalidating = try EngineDriver(preset: "nginx:revalidate=true")
+    try revalidating.get(1, at: 10, cacheControl: "max-age=1", etag: "a")
+    #expect(try revalidating.get(1, at: 13, cacheControl: "max-age=1", etag: "a") == .revalidated304)
+    let updating = try EngineDriver(preset: "nginx:use-stale=updating,background-update=true")
+    try updating.get(1, at: 10, cacheControl: "max-age=1")
+    #expect(try updating.get(1, at: 13, cacheControl: "max-age=1") == .diskHit, "STALE, refreshed behind")
+    let inactive = try EngineDriver(preset: "nginx:inactive=5s")
+    try inactive.get(1, at: 10, cacheControl: "max-age=60")
+    #expect(try inactive.get(1, at: 16, cacheControl: "max-age=60") == .fetched, "unused for inactive")
+  }
+}
+
+@Suite struct SquidPresetTests {
+  @Test func storesStaleResponsesAndRevalidatesThem() throws {
+    let cache = try EngineDriver(preset: "squid")
+    try cache.get(1, at: 10, etag: "a", date: 10)
+    #expect(try cache.get(1, at: 11, etag: "a", date: 11) == .revalidated304, "stored stale, TCP_REFRESH_UNMODIFIED")
+    try cache.get(2, at: 10, date: 10)
+    #expect(try cache.get(2, at: 11, date: 11) == .fetched, "no validator: TCP_REFRESH_MODIFIED")
+    try cache.get(3, at: 10, cacheControl: "no-cache, max-age=60", etag: "a", date: 10)
+    #expect(try cache.get(3, at: 11, cacheControl: "no-cache, max-age=60", etag: "a", date: 11) == .revalidated304)
+    try cache.get(4, at: 10, cacheControl: "max-age=60", etag: "a", date: 10, varyAll: true)
+    #expect(try cache.get(4, at: 11, cacheControl: "max-age=60", etag: "a", date: 11, varyAll: true) == .revalidated304)
+  }
+
+  @Test func freshnessFromDateExpiresAndRefreshPattern() throws {
+    let cache = try EngineDriver(preset: "squid")
+    try cache.get(1, at: 10.2, cacheControl: "max-age=3", date: 10)
+    #expect(try cache.get(1, at: 12.9, cacheControl: "max-age=3", date: 12) == .memoryHit)
+    #expect(try cache.get(1, at: 13.1, cacheControl: "max-age=3", etag: "a", date: 13) == .fetched, "13 = 10 + 3")
+    try cache.get(2, at: 10, cacheControl: "max-age=60")
+    #expect(try cache.get(2, at: 11, cacheControl: "max-age=60") == .fetched, "max-age without Date is stale")
+    try cache.get(3, at: 1000, lastModified: 0, date: 1000)
+    #expect(try cache.get(3, at: 1150, lastModified: 0, date: 1150) == .memoryHit, "20 % of 1000 s")
+    #expect(try cache.get(3, at: 1250, lastModified: 0, date: 1250) == .revalidated304)
+    try cache.get(4, at: 1000, lastModified: 0, date: 1000, url: "http://h.test/q?x=1")
+    #expect(
+      try cache.get(4, at: 1001, lastModified: 0, date: 1001, url: "http://h.test/q?x=1") == .revalidated304,
+      "refresh_pattern (/cgi-bin/|\\?) 0 0% 0")
+  }
+
+  @Test func statusesAuthorizationPrivateAndSize() throws {
+    let cache = try EngineDriver(preset: "squid")
+    try cache.get(1, at: 10, cacheControl: "max-age=60", date: 10, status: 404)
+    #expect(try cache.get(1, at: 11, cacheControl: "max-age=60", date: 11, status: 404) == .fetched, "negative_ttl 0")
+    try cache.get(2, at: 10, cacheControl: "max-age=60", date: 10, status: 302)
+    #expect(try cache.get(2, at: 11, cacheControl: "max-age=60", date: 11, status: 302) == .fetched)
+    try cache.get(3, at: 10, expires: 70, date: 10, status: 302)
+    #expect(try cache.get(3, at: 11, expires: 70, date: 11, status: 302) == .memoryHit, "302 with Expires > Date")
+    try cache.get(4, at: 10, cacheControl: "max-age=60", date: 10, authorization: true)
+    #expect(try cache.get(4, at: 11, cacheControl: "max-age=60", date: 11, authorization: true) == .fetched)
+    try cache.get(5, at: 10, cacheControl: "public, max-age=60", date: 10, authorization: true)
+    #expect(try cache.get(5, at: 11, cacheControl: "public, max-age=60", date: 11, authorization: true) == .memoryHit)
+    try cache.get(6, at: 10, cacheControl: "private, max-age=60", date: 10)
+    #expect(try cache.get(6, at: 11, cacheControl: "private, max-age=60", date: 11) == .fetched)
+    try cache.get(7, at: 10, size: 600 << 10, cacheControl: "max-age=60", date: 10)
+    #expect(try cache.get(7, at: 11, size: 600 << 10, cacheControl: "max-age=60", date: 11) == .fetched, "> 512 KiB")
+    try cache.get(8, at: 10, size: 512 << 10, cacheControl: "max-age=60", date: 10, setCookie: true)
+    #expect(
+      try cache.get(8, at: 11, size: 512 << 10, cacheControl: "max-age=60", date: 11, setCookie: true) == .memoryHit)
+  }
+}
+
+@Suite struct VarnishPresetTests {
+  @Test func defaultTTLGraceAndHitForMiss() throws {
+    let cache = try EngineDriver(preset: "varnish")
+    try cache.get(1, at: 10, latency: 0)
+    #expect(try cache.get(1, at: 129.9, latency: 0) == .memoryHit, "default_ttl 120 s")
+    #expect(try cache.get(1, at: 135, latency: 0) == .memoryHit, "grace: stale served, fetched behind")
+    #expect(cache.stats.servedWhileRevalidating == 1)
+    try cache.get(2, at: 10, cacheControl: "max-age=2", latency: 0)
+    #expect(try cache.get(2, at: 23, cacheControl: "max-age=2", latency: 0) == .fetched, "past ttl + grace")
+    for (key, cc, cookie, varyAll) in [
+      (UInt64(3), "max-age=60", true, false), (4, "private, max-age=60", false, false), (5, "max-age=60", false, true),
+    ] {
+      try cache.get(key, at: 10, cacheControl: cc, varyAll: varyAll, setCookie: cookie)
+      #expect(try cache.get(key, at: 11, cacheControl: cc, varyAll: varyAll, setCookie: cookie) == .fetched)
+    }
+  }
+
+  @Test func statusesAndAuthorization() throws {
+    let cache = try EngineDriver(preset: "varnish")
+    try cache.get(1, at: 10, status: 404)
+    #expect(try cache.get(1, at: 11, status: 404) == .memoryHit, "404 cached for default_ttl")
+    try cache.get(2, at: 10, status: 302)
+    #expect(try cache.get(2, at: 11, status: 302) == .fetched, "302 needs explicit freshness")
+    try cache.get(3, at: 10, cacheControl: "max-age=60", status: 403)
+    #expect(try cache.get(3, at: 11, cacheControl: "max-age=60", status: 403) == .fetched)
+    #expect(try cache.get(4, at: 10, cacheControl: "max-age=60", authorization: true) == .bypassed)
+    try cache.get(5, at: 10, cacheControl: "s-maxage=1, max-age=60", latency: 0)
+    #expect(try cache.get(5, at: 12, cacheControl: "s-maxage=1, max-age=60", latency: 0) == .memoryHit, "grace")
+    #expect(try cache.get(5, at: 30, cacheControl: "s-maxage=1, max-age=60", latency: 0) == .fetched)
+  }
+}
