@@ -32,7 +32,7 @@ extension EnginePreset {
       "stale and heuristically stale responses are stored too (refresh.cc refreshIsCachable 528-557) and"
         + " revalidated at their next use",
       "no-cache and Vary: * are revalidated on every use (http.cc:1008-1012, 1057-1077)",
-      "freshness in whole seconds: s-maxage or max-age from Date (no Date: stale), else Expires − Date from the"
+      "freshness in whole seconds: s-maxage or max-age from Date, else Expires − Date from the"
         + " served date, fresh while expires > now; else refresh_pattern: older than MAX stale, else with"
         + " Last-Modified fresh while age < PERCENT × (Date − Last-Modified), else fresh while age < MIN"
         + " (refresh.cc refreshStaleness 146-206; HttpReply.cc:281-315; store.cc timestampsSet 1443-1503)",
@@ -56,6 +56,8 @@ extension EnginePreset {
       "hits on objects still being received (TCP_HIT while in transit), collapsed forwarding",
       "invalidation of the stored entry by a non-storable 200/404 answer (httpMaybeRemovePublic) beyond replacing it",
       "responses older (by Date) than the stored copy; zero-length bodies (not stored when stale)",
+      "a response without Date makes Squid ignore max-age (HttpReply.cc:281-315); traces that record no Date"
+        + " (most logs) are taken to have Date = the request's time, as origins send it",
       "client Cache-Control (no-cache, max-age) and client conditional requests; Vary variants (one entry per URL)",
       "heap GDSF and LFUDA tie-breaking by last reference time",
     ]
@@ -153,8 +155,7 @@ struct SquidExpiry: ExpiryRule {
     let cc = response.cacheControl
     let explicitAge = cc.sharedMaxAge >= 0 ? cc.sharedMaxAge : cc.maxAge
     if explicitAge >= 0 || cc.isInvalid {
-      guard date != nil, !cc.isInvalid else { return false }
-      return served + explicitAge > current
+      return !cc.isInvalid && served + explicitAge > current
     }
     if response.expires != RequestAttributes.absent {
       guard response.expires != RequestAttributes.invalidDate else { return false }
