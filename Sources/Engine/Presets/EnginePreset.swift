@@ -126,6 +126,15 @@ extension TierConfiguration {
   }
 }
 
+extension Int64 {
+  /// `self + other`, clamped to the representable range (times near the trace limit plus
+  /// extreme header values).
+  @inlinable func addingSaturated(_ other: Int64) -> Int64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}
+
 /// Common preset values.
 enum PresetDefaults {
   /// File-system allocation block for libraries that count allocated bytes.

@@ -174,7 +174,7 @@ struct NginxExpiry: ExpiryRule {
     if backgroundUpdate {
       if staleWhileUpdating { return .serveThenRevalidate }
       if cc.staleWhileRevalidate > 0,
-        now < metadata.expiresAt + cc.staleWhileRevalidate * microsecondsPerSecond
+        now < metadata.expiresAt.addingSaturated(cc.staleWhileRevalidate * microsecondsPerSecond)
       {
         return .serveThenRevalidate
       }
@@ -188,6 +188,6 @@ struct NginxExpiry: ExpiryRule {
   func mayServeOnError(_ metadata: EntryMetadata, now: Int64) -> Bool {
     if staleOnError { return true }
     let window = metadata.response.cacheControl.staleIfError
-    return window > 0 && now < metadata.expiresAt + window * microsecondsPerSecond
+    return window > 0 && now < metadata.expiresAt.addingSaturated(window * microsecondsPerSecond)
   }
 }

@@ -87,7 +87,9 @@ struct VarnishExpiry: ExpiryRule {
       guard attributes.expires != RequestAttributes.invalidDate else { return 0 }
       let date = attributes.date
       if date != RequestAttributes.absent, attributes.expires < date { return 0 }
-      if date == RequestAttributes.absent || abs(date - now) < Self.clockSkew { return attributes.expires - now }
+      if date == RequestAttributes.absent || abs(date.addingSaturated(-now)) < Self.clockSkew {
+        return attributes.expires.addingSaturated(-now)
+      }
       return attributes.expires - date
     }
     return defaultTTL
@@ -101,14 +103,14 @@ struct VarnishExpiry: ExpiryRule {
 
   func prepare(_ metadata: inout EntryMetadata, attributes: RequestAttributes, now: Int64) {
     let arrival = metadata.response.responseTime
-    let origin = arrival - max(attributes.age, 0) * microsecondsPerSecond
-    metadata.expiresAt = origin + ttl(attributes, now: arrival)
+    let origin = arrival.addingSaturated(-max(attributes.age, 0) * microsecondsPerSecond)
+    metadata.expiresAt = origin.addingSaturated(ttl(attributes, now: arrival))
   }
 
   func freshness(of metadata: EntryMetadata, now: Int64) -> Freshness {
     if metadata.expiresAt > now { return .fresh }
     let window = metadata.response.cacheControl.staleWhileRevalidate
     let grace = window >= 0 ? window * microsecondsPerSecond : self.grace
-    return metadata.expiresAt + grace > now ? .serveThenRevalidate : .expired
+    return metadata.expiresAt.addingSaturated(grace) > now ? .serveThenRevalidate : .expired
   }
 }
