@@ -307,7 +307,7 @@ extension CacheEngine {
   ) throws(FileError) {
     let roundTrip = roundTrip(current)
     latency += roundTrip
-    guard !current.originFailed else {
+    guard !current.originFailed || (current.status != 0 && configuration.rules.fetchesErrorResponses) else {
       counters.originErrors += 1
       return
     }

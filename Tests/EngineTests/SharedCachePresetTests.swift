@@ -17,6 +17,10 @@ import Testing
     #expect(try cache.get(4, at: 11, expires: 5) == .fetched, "a past Expires is not stored")
     try cache.get(5, at: 10, cacheControl: "max-age=60", status: 404)
     #expect(try cache.get(5, at: 11, cacheControl: "max-age=60", status: 404) == .diskHit, "any status")
+    try cache.get(6, at: 10, cacheControl: "max-age=60", status: 500)
+    #expect(try cache.get(6, at: 11, cacheControl: "max-age=60", status: 500) == .diskHit, "a 5xx is a response")
+    try cache.get(7, at: 10, status: 500)
+    #expect(try cache.get(7, at: 11, status: 500) == .fetched)
   }
 
   @Test func refusesCookiesPrivateNoCacheAndVaryStar() throws {
@@ -101,7 +105,10 @@ import Testing
     try cache.get(1, at: 10, cacheControl: "max-age=60", date: 10, status: 404)
     #expect(try cache.get(1, at: 11, cacheControl: "max-age=60", date: 11, status: 404) == .fetched, "negative_ttl 0")
     try cache.get(2, at: 10, cacheControl: "max-age=60", date: 10, status: 302)
-    #expect(try cache.get(2, at: 11, cacheControl: "max-age=60", date: 11, status: 302) == .fetched)
+    #expect(
+      try cache.get(2, at: 11, cacheControl: "max-age=60", date: 11, status: 302) == .memoryHit, "Date + 60 > Date")
+    try cache.get(10, at: 10, date: 10, status: 302)
+    #expect(try cache.get(10, at: 11, date: 11, status: 302) == .fetched, "no expiry: not stored")
     try cache.get(3, at: 10, expires: 70, date: 10, status: 302)
     #expect(try cache.get(3, at: 11, expires: 70, date: 11, status: 302) == .memoryHit, "302 with Expires > Date")
     try cache.get(4, at: 10, cacheControl: "max-age=60", date: 10, authorization: true)

@@ -17,6 +17,9 @@ public protocol LibraryRules: Sendable {
   func promotionCost(_ stored: EntryMetadata) -> Int64
   /// What a 304 answer to a revalidation does to the stored object.
   var notModified: NotModifiedRule { get }
+  /// Whether a 5xx answer to a full fetch is a response like any other (stored when the
+  /// rules allow, nginx) rather than an origin failure (the default).
+  var fetchesErrorResponses: Bool { get }
 }
 
 /// What a library does with a 304 (Not Modified) answer.
@@ -34,6 +37,7 @@ extension LibraryRules {
   public func cost(_ request: Request, _ attributes: RequestAttributes) -> Int64 { attributes.cost(for: request) }
   public func promotionCost(_ stored: EntryMetadata) -> Int64 { stored.cost }
   public var notModified: NotModifiedRule { .refreshHeaders }
+  public var fetchesErrorResponses: Bool { false }
 }
 
 /// The rules of an engine built from `--memory`/`--disk` (no library): the trace key, the

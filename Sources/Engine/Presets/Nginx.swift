@@ -40,6 +40,7 @@ extension EnginePreset {
         + " (ngx_http_upstream.c:3100-3170, 4753-4784, 4839-4873; ngx_http_file_cache.c:2292-2314)",
       "not stored: Set-Cookie (ngx_http_upstream.c:4691-4693), Cache-Control no-cache, no-store or private"
         + " (4745-4750), Vary: * (5048-5075), unless proxy_ignore_headers names the header (465-474)",
+      "a 5xx answer to a full fetch is a response like any other: stored when it has a validity, served as HIT",
       "Authorization and cookies in the request are ignored: such responses are cached (no check in upstream.c,"
         + " ngx_http_proxy_module.c or ngx_http_file_cache.c)",
       "key: scheme, host and request URI with the query (proxy_cache_key default, ngx_http_proxy_module.c:5025-5057)",
@@ -63,7 +64,6 @@ extension EnginePreset {
       "the header order of 1.22.1 (an earlier Expires: <past> disables a later max-age; fixed in 1.23.0, 8df3ad13c):"
         + " traces carry no header order, the preset applies Cache-Control before Expires",
       "X-Accel-Expires, X-Accel-Buffering and Vary longer than 128 bytes (traces carry none of them)",
-      "5xx responses with explicit freshness (nginx caches them; the engine treats 5xx as origin failures)",
       "keys_zone exhaustion (forced expiry of the oldest keys), min_uses above 1, proxy_cache_lock,"
         + " UPDATING between concurrent requests, the loader's first minute",
       "the cache file's header (key, status line and response headers) in the size: only the body's blocks count",
@@ -83,6 +83,9 @@ extension EnginePreset {
 /// nginx's cache key (the URL) and statuses (any, when the response has a validity).
 struct NginxRules: LibraryRules {
   func storesStatus(_ status: Int16) -> Bool { true }
+
+  /// A 5xx from the upstream is a response: stored when it has a validity (ngx_http_upstream.c:3100-3170).
+  var fetchesErrorResponses: Bool { true }
 }
 
 /// nginx 1.22.1's validity (`valid_sec`) and its use at lookup, in whole seconds.

@@ -24,8 +24,9 @@ extension EnginePreset {
       ParameterSpec("refresh-max", default: "3d", .duration, help: "refresh_pattern . MAX (4320 minutes)"),
     ],
     modelled: [
-      "stored statuses: 200 203 300 301 308 410; 302 and 307 only with Date and Expires > Date; others not"
-        + " (negative_ttl 0) (http.cc HttpStateData::reusableReply 467-559)",
+      "stored statuses: 200 203 300 301 308 410; 302 and 307 only when their expiry (Date + s-maxage or"
+        + " max-age, else Expires) is later than Date; others not (negative_ttl 0) (http.cc"
+        + " HttpStateData::reusableReply 467-559, HttpReply.cc hdrExpirationTime 281-315)",
       "not stored: Cache-Control no-store or private (http.cc:374-392); with Authorization only if public,"
         + " must-revalidate, no-cache or s-maxage (395-438); above maximum_object_size_in_memory when memory-only"
         + " (store/Controller.cc:198-212, 584-598); Set-Cookie and Vary responses are stored",
@@ -128,9 +129,16 @@ struct SquidExpiry: ExpiryRule {
     let cc = attributes.cacheControl
     if cc.noStore || cc.isPrivate { return false }
     if attributes.status == 302 || attributes.status == 307 {
-      guard attributes.date != RequestAttributes.absent, attributes.expires != RequestAttributes.absent,
-        attributes.expires != RequestAttributes.invalidDate, attributes.expires > attributes.date
-      else { return false }
+      // reusableReply tests the reply's expiry time, which s-maxage or max-age set first
+      // (Date + N: later than Date when N > 0), else Expires.
+      let explicitAge = cc.sharedMaxAge >= 0 ? cc.sharedMaxAge : cc.maxAge
+      if explicitAge >= 0 {
+        guard explicitAge > 0, !cc.isInvalid else { return false }
+      } else {
+        guard attributes.date != RequestAttributes.absent, attributes.expires != RequestAttributes.absent,
+          attributes.expires != RequestAttributes.invalidDate, attributes.expires > attributes.date
+        else { return false }
+      }
     }
     if attributes.authorization {
       return cc.isPublic || cc.mustRevalidate || cc.noCache || cc.sharedMaxAge >= 0
