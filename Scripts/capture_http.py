@@ -261,18 +261,7 @@ maximum_object_size_in_memory 1 MB
 refresh_pattern . 0 20% 4320
 access_log stdio:{log} squid
 log_mime_hdrs on
-cache_log {home}/cache.log
-cache_store_log none
-pid_filename {home}/squid.pid
-coredump_dir {home}
-netdb_filename none
-icp_port 0
-htcp_port 0
-pinger_enable off
-digest_generation off
-shutdown_lifetime 1 seconds
-visible_hostname cachelab-capture
-''')
+{squid_housekeeping(home, 'cachelab-capture')}''')
     # `-n`: Squid names its shared-memory segments (/dev/shm/NAME-*) after the service;
     # a name of our own keeps them apart from any other Squid's.
     service = f'cachelab{os.getpid()}'
@@ -282,6 +271,23 @@ visible_hostname cachelab-capture
     process.service = service
     wait_for_port(process, port, 'squid', [errors, os.path.join(home, 'cache.log')])
     return process, port, log
+
+
+def squid_housekeeping(home, name):
+    """squid.conf lines that keep a loopback Squid to itself: its logs, pid file and core dumps
+    in HOME, no peers' protocols, no pinger or digests, a 1 s shutdown, VISIBLE host NAME."""
+    return f'''cache_log {home}/cache.log
+cache_store_log none
+pid_filename {home}/squid.pid
+coredump_dir {home}
+netdb_filename none
+icp_port 0
+htcp_port 0
+pinger_enable off
+digest_generation off
+shutdown_lifetime 1 seconds
+visible_hostname {name}
+'''
 
 
 def terminate(process):
@@ -335,30 +341,41 @@ SERVERS = {'nginx': (start_nginx, stop_nginx), 'squid': (start_squid, stop_squid
            'mitmproxy': (start_mitmproxy, stop_mitmproxy)}
 
 
-def wait_for_port(process, port, name, logs):
-    """Returns when PROCESS accepts connections on PORT; exits with the end of its LOGS if it
-    exits first or does not listen within 60 s."""
+def listening(process, port):
+    """Waits until PROCESS accepts connections on PORT: None, else why not: 'exited' (it
+    exited first) or 'timeout' (not within 60 s; then it is killed)."""
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
             socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            return
+            return None
         except OSError:
             if process.poll() is not None:
-                sys.exit(f'capture_http.py: {name} did not start: ' + tail(logs))
+                return 'exited'
             time.sleep(0.05)
     process.kill()
     process.wait()
-    sys.exit(f'capture_http.py: {name} did not listen within 60 s: ' + tail(logs))
+    return 'timeout'
 
 
-def tail(paths):
+def wait_for_port(process, port, name, logs):
+    """Returns when PROCESS accepts connections on PORT; exits with the end of its LOGS if it
+    exits first or does not listen within 60 s."""
+    problem = listening(process, port)
+    if problem == 'exited':
+        sys.exit(f'capture_http.py: {name} did not start: ' + tail(logs))
+    if problem:
+        sys.exit(f'capture_http.py: {name} did not listen within 60 s: ' + tail(logs))
+
+
+def tail(paths, limit=500):
+    """The last LIMIT characters of the files at PATHS (those that exist), concatenated."""
     text = ''
     for path in paths:
         if os.path.exists(path):
             with open(path, errors='replace') as handle:
                 text += handle.read()
-    return text[-500:]
+    return text[-limit:]
 
 
 def replay(rows, port, pace, absolute=False):
