@@ -89,6 +89,7 @@ import threading
 import time
 import traceback
 
+sys.dont_write_bytecode = True  # no Scripts/__pycache__ from the import below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import capture_http  # noqa: E402  (the capture script's process helpers)
 
