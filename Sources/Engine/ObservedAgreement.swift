@@ -5,7 +5,7 @@ public struct ObservedDisagreement: Sendable, Equatable {
   /// The request's trace time (µs) and key.
   public var time: Int64
   public var key: UInt64
-  /// What the record says the real cache did (``ObservedOutcome/upstreamHit`` or ``ObservedOutcome/upstreamMiss``).
+  /// What the record says the real cache did (`ObservedOutcome.upstreamHit` or `.upstreamMiss`).
   public var observed: ObservedOutcome
 
   /// The simulated outcome: the opposite of ``observed``.

@@ -4,7 +4,7 @@ import Replay
 
 /// The disagreements CSV (`--disagreements FILE.csv`): one row per counted request whose
 /// engine outcome differs from what the trace's own cache did, per engine and repeat, in
-/// trace order; at most ``CacheEngine/disagreementLimit`` per engine. O(rows).
+/// trace order; at most `CacheEngine.disagreementLimit` per engine. O(rows).
 public enum DisagreementReport {
   /// Columns, in order, with their meaning.
   public static let columns: [(name: String, meaning: String)] = [
