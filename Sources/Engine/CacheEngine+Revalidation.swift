@@ -11,7 +11,10 @@ extension CacheEngine {
   ) throws(FileError) {
     let tier = inDisk ? disk : memory
     let roundTrip = roundTrip(current)
-    if current.originFailed {
+    // A 5xx the library takes as a response (nginx, Varnish) goes on like any answer: in the
+    // background it replaces the object (or removes it, when not storable).
+    let failureIsResponse = current.status != 0 && configuration.rules.fetchesErrorResponses
+    if current.originFailed, !(background && failureIsResponse) {
       if background { return }
       if tier.configuration.expiry.mayServeOnError(stored, now: now) {
         latency +=
@@ -22,9 +25,11 @@ extension CacheEngine {
         try serve(request, stored, current, version: version, from: tier, at: tier.locate(request.key), now: now)
         return
       }
-      latency += roundTrip
-      counters.originErrors += 1
-      return
+      if !failureIsResponse {
+        latency += roundTrip
+        counters.originErrors += 1
+        return
+      }
     }
     guard stored.hasValidators else {
       if background {

@@ -155,4 +155,12 @@ import Testing
     #expect(try cache.get(5, at: 12, cacheControl: "s-maxage=1, max-age=60", latency: 0) == .memoryHit, "grace")
     #expect(try cache.get(5, at: 30, cacheControl: "s-maxage=1, max-age=60", latency: 0) == .fetched)
   }
+
+  @Test func anErrorToABackgroundFetchEndsGrace() throws {
+    let cache = try EngineDriver(preset: "varnish")
+    try cache.get(1, at: 10, cacheControl: "max-age=2", latency: 0)
+    #expect(try cache.get(1, at: 13, status: 500, latency: 0) == .memoryHit, "grace: served, fetched behind")
+    #expect(try cache.get(1, at: 14, status: 500, latency: 0) == .fetched, "the 500 made it hit-for-miss")
+    #expect(cache.stats.originErrors == 0)
+  }
 }

@@ -24,7 +24,8 @@ extension EnginePreset {
       "grace (default_grace, or the response's stale-while-revalidate): a stale object is served as a hit and"
         + " refreshed by a background fetch, conditional when it has an ETag or Last-Modified (cache_hash.c HSH_Lookup"
         + " 545-576, cache_fetch.c:272-284); after grace a miss",
-      "a 304 to a background fetch takes its ttl from the 304's own headers (cache_fetch.c:351-378, 476-485)",
+      "a 304 to a background fetch takes its ttl from the 304's own headers (cache_fetch.c:351-378, 476-485);"
+        + " a 5xx answer makes the object hit-for-miss: the stale copy is gone (cache_fetch.c:749-750)",
       "eviction: LRU over the malloc size, nuking the least recently used (storage_lru.c LRU_NukeOne 167-210)",
       "key: URL and Host (builtin.vcl vcl_hash 119-131); Vary: Accept-Encoding is ignored (cache_vary.c:202-211)",
     ],
@@ -54,6 +55,10 @@ struct VarnishRules: LibraryRules {
   static let statuses: Set<Int16> = [200, 203, 204, 300, 301, 302, 304, 307, 404, 410, 414]
 
   func usesCache(_ attributes: RequestAttributes) -> Bool { !attributes.authorization }
+
+  /// A 5xx is a backend response: uncacheable (ttl −1), so a background fetch answered with one
+  /// replaces the stale object with hit-for-miss (cache_fetch.c:749-750).
+  var fetchesErrorResponses: Bool { true }
 
   func storesStatus(_ status: Int16) -> Bool { Self.statuses.contains(status) }
 }
