@@ -31,7 +31,8 @@ extension CacheEngine {
         return
       }
     }
-    guard stored.hasValidators else {
+    // A 5xx taken as a response is never a 304: a full answer, whatever the validators.
+    guard stored.hasValidators, !current.originFailed else {
       if background {
         var ignored: Int64 = 0
         try fetch(request, current, version: version, now: now, latency: &ignored)

@@ -162,5 +162,10 @@ import Testing
     #expect(try cache.get(1, at: 13, status: 500, latency: 0) == .memoryHit, "grace: served, fetched behind")
     #expect(try cache.get(1, at: 14, status: 500, latency: 0) == .fetched, "the 500 made it hit-for-miss")
     #expect(cache.stats.originErrors == 0)
+    try cache.get(2, at: 10, cacheControl: "max-age=2", lastModified: 0, latency: 0)
+    #expect(try cache.get(2, at: 13, cacheControl: "max-age=3", status: 500, latency: 0) == .memoryHit)
+    #expect(
+      try cache.get(2, at: 14, cacheControl: "max-age=3", status: 500, latency: 0) == .fetched,
+      "a 500 is no 304, even without validators of its own")
   }
 }
