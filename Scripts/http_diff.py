@@ -16,8 +16,10 @@ even --workloads 1 meets every kind of its family): fresh, expiry, nostore, reva
 status, expires, heuristic, large (10-40 requests over 2-6 URLs, short whole-second TTLs,
 validators, version changes) and pressure (40 URLs of 64-200 KiB, max-age=60, 60-90 requests
 0.25-0.5 s apart, under a small cache: nginx max_size=1m, Squid cache_mem 2 MB, Varnish
--s malloc,4m; its agreement is reported on its own line: nginx's cache manager and Squid's
-purge walk evict asynchronously, so request-by-request agreement is not expected there).
+-s malloc,4m; its agreement is reported on its own line: Squid's purge walk evicts
+asynchronously, so request-by-request agreement is not expected there; nginx's cache manager
+is modelled, its phase measured here: the moment the manager process appears, as
+manager-phase).
 
 Timing scheme (keeps every freshness boundary away from request times under each server's clock):
 - Requests go out in whole-second "slots": the first request of slot g at base+g+0.30 s, the
@@ -113,12 +115,17 @@ NORMAL = {'nginx': {'max_size': None, 'inactive': '10m', 'keys_zone': '10m'},
 PRESSURE = {'nginx': {'max_size': '1m', 'inactive': '10m', 'keys_zone': '10m'},
             'squid': {'cache_mem': '2 MB', 'max_in_memory': '512 KB'},
             'varnish': {'malloc': '4m'}}
-def preset(server, config):
-    """The CacheLab --preset value for a server configured with CONFIG."""
+NGINX_MANAGER_PERIOD = 10.0   # s: ngx_http_file_cache_expire's longest wait
+
+
+def preset(server, config, phase=None):
+    """The CacheLab --preset value for a server configured with CONFIG; PHASE (s) is when nginx's
+    cache manager next ran after the trace's first request."""
     if server == 'nginx':
         size = config['max_size']
         return (f"nginx:max-size={byte_spec(size) if size else '0'},inactive={config['inactive']},"
-                f"keys-zone={byte_spec(config['keys_zone'])}")
+                f"keys-zone={byte_spec(config['keys_zone'])}" +
+                (f",manager-phase={round(phase * 1000)}ms" if phase is not None else ''))
     if server == 'squid':
         return (f"squid:cache-mem={byte_spec(config['cache_mem'])},"
                 f"maximum-object-size-in-memory={byte_spec(config['max_in_memory'])}")
@@ -540,6 +547,29 @@ def wait_for_port(process, port, name, logs):
         raise HarnessError(f'{name} did not listen within 60 s: ' + tail(logs))
 
 
+def cache_manager_start(master, timeout=60):
+    """When nginx's cache manager process (a child of MASTER) appeared: it runs its first pass at
+    once and then every 10 s (ngx_process_cycle.c:59-60, 1128), so this fixes the preset's
+    manager-phase. Polled every millisecond; None when it did not appear within TIMEOUT s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and master.poll() is None:
+        for entry in os.listdir('/proc'):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f'/proc/{entry}/stat') as handle:
+                    parent = int(handle.read().rsplit(')', 1)[1].split()[1])
+                if parent != master.pid:
+                    continue
+                with open(f'/proc/{entry}/cmdline', 'rb') as handle:
+                    if b'cache manager' in handle.read():
+                        return time.time()
+            except (OSError, ValueError, IndexError):
+                continue
+        time.sleep(0.001)
+    return None
+
+
 def terminate(process):
     """capture_http.terminate (SIGTERM, up to 60 s, then SIGKILL) for a process still running."""
     return process.poll() is not None or capture_http.terminate(process)
@@ -617,6 +647,7 @@ http {{
             process = subprocess.Popen([tool('nginx'), '-c', config, '-p', home], stdout=subprocess.DEVNULL,
                                        stderr=stderr, start_new_session=True)
         self.processes.append(process)
+        self.manager_started = cache_manager_start(process)
         wait_for_port(process, self.port, 'nginx', [errors, os.path.join(home, 'error.log')])
 
     # Squid: research-33 §5.2 (memory only), as nobody when run as root
@@ -802,6 +833,7 @@ class Harness:
         self.out = args.out
         self.lock = threading.Lock()
         self.results = []   # (server, workload, [(request, sent, observed, raw, origin answers, offset, base)])
+        self.phases = {}    # (server, workload name) -> nginx's next cache manager run after its first request, s
         self.interrupted = threading.Event()
         self.timings = []
         self.warnings = []
@@ -917,6 +949,10 @@ class Harness:
                     rows.append((request, sent[(number, request.index)], line[1], line[2],
                                  answers.get((workload.name, request.index), []), offsets[number], base))
                 self.results.append((server, workload, rows))
+                manager = getattr(instance, 'manager_started', None)
+                if manager is not None:
+                    first = min(sent[(number, request.index)].time for request in workload.requests)
+                    self.phases[(server, workload.name)] = (manager - first) % NGINX_MANAGER_PERIOD
             self.timings.append((server, family, label, len(workloads), len(events), round(started - began, 3),
                                  round(finished - started, 3), round(stopped - finished, 3), late))
         del self.origin.runs[run.run_id]
@@ -982,14 +1018,14 @@ class Comparison:
         self.lock = threading.Lock()
         self.notes = []
 
-    def run(self, server, workload, trace):
+    def run(self, server, workload, trace, phase=None):
         """(compared, disagreements rows) for one trace, or None when skipped; raises on failure."""
         if self.skipped:
             return None
         config = PRESSURE[server] if workload.family == 'pressure' else NORMAL[server]
         target = os.path.join(self.out, 'compare', server, workload.name + '.disagreements.csv')
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        command = [self.binary, 'run', '--trace', trace, '--format', 'cachelab', '--preset', preset(server, config),
+        command = [self.binary, 'run', '--trace', trace, '--format', 'cachelab', '--preset', preset(server, config, phase),
                    '--disagreements', target]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode == 64 and 'unknown option' in done.stderr.lower():
@@ -1134,7 +1170,8 @@ def main():
         print(f'comparison skipped: no cachelab binary ({args.cachelab or ".build/debug/cachelab"})')
     else:
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {pool.submit(comparison.run, server, workload, path): (server, workload)
+            futures = {pool.submit(comparison.run, server, workload, path, harness.phases.get((server, workload.name))):
+                       (server, workload)
                        for server, workload, path, rows in traces}
             for future, (server, workload) in futures.items():
                 try:

@@ -4,7 +4,7 @@ import CacheCore
 extension CacheEngine {
   func fireTimers(_ now: Int64) throws(FileError) {
     for (index, timer) in configuration.timers.enumerated() {
-      if timerDeadlines[index] == .min { timerDeadlines[index] = now + timer.interval }
+      if timerDeadlines[index] == .min { timerDeadlines[index] = now + (timer.firstAfter ?? timer.interval) }
       guard now >= timerDeadlines[index] else { continue }
       // The next deadline after `now`, in one step however far trace time jumped.
       timerDeadlines[index] += ((now - timerDeadlines[index]) / timer.interval + 1) * timer.interval

@@ -68,6 +68,26 @@ import Testing
     try inactive.get(1, at: 10, cacheControl: "max-age=60")
     #expect(try inactive.get(1, at: 16, cacheControl: "max-age=60") == .fetched, "unused for inactive")
   }
+
+  /// max_size is the cache manager's: the cache grows past it between runs (every 10 s from
+  /// manager-phase), and a run drops the least recently looked-up entries until it is below.
+  @Test func theCacheManagerTrimsToMaxSizeOnItsOwnSchedule() throws {
+    let cache = try EngineDriver(preset: "nginx:max-size=16KiB,manager-phase=3s")
+    // Five 4 KiB entries at 0-1.6 s: 20 KiB, past max_size until the manager's run at 3 s.
+    for key: UInt64 in 1...5 { try cache.get(key, at: Double(key - 1) * 0.4, size: 4096, cacheControl: "max-age=600") }
+    #expect(try cache.get(1, at: 2.5, size: 4096, cacheControl: "max-age=600") == .diskHit, "not trimmed yet")
+    // The run at 3 s (before the request at 3.5 s) drops the oldest looked-up (2, 3) to 12 KiB < 16 KiB.
+    #expect(try cache.get(4, at: 3.5, size: 4096, cacheControl: "max-age=600") == .diskHit)
+    #expect(try cache.get(1, at: 3.6, size: 4096, cacheControl: "max-age=600") == .diskHit, "looked up at 2.5 s")
+    #expect(try cache.get(3, at: 3.7, size: 4096, cacheControl: "max-age=600") == .fetched, "dropped at 3 s")
+    #expect(try cache.get(2, at: 3.8, size: 4096, cacheControl: "max-age=600") == .fetched, "dropped at 3 s")
+    // 20 KiB again; the next run is at 13 s, not 10 s after the trace's first request.
+    #expect(try cache.get(5, at: 12.9, size: 4096, cacheControl: "max-age=600") == .diskHit)
+    #expect(try cache.get(4, at: 13.1, size: 4096, cacheControl: "max-age=600") == .fetched, "least recent at 13 s")
+    let unlimited = try EngineDriver(preset: "nginx:manager-phase=0s")
+    for key: UInt64 in 1...5 { try unlimited.get(key, at: Double(key), size: 1 << 20, cacheControl: "max-age=600") }
+    #expect(try unlimited.get(1, at: 30, size: 1 << 20, cacheControl: "max-age=600") == .diskHit, "max_size 0")
+  }
 }
 
 @Suite struct SquidPresetTests {

@@ -79,10 +79,14 @@ public struct EngineTimer: Sendable, Equatable {
   /// Period in microseconds of trace time.
   public var interval: Int64
   public var actions: [EngineAction]
+  /// When the timer first fires after the trace's first request (µs; nil: one `interval`);
+  /// a server whose timer started before the trace (nginx's cache manager) sets its phase.
+  public var firstAfter: Int64?
 
-  public init(interval: Int64, actions: [EngineAction]) {
+  public init(interval: Int64, actions: [EngineAction], firstAfter: Int64? = nil) {
     self.interval = interval
     self.actions = actions
+    self.firstAfter = firstAfter
   }
 }
 

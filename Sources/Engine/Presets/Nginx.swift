@@ -33,6 +33,10 @@ extension EnginePreset {
       ParameterSpec(
         "ignore-headers", default: "none",
         .choice(NginxExpiry.Ignored.choices), help: "proxy_ignore_headers (joined with +)"),
+      ParameterSpec(
+        "manager-phase", default: "10s", .duration,
+        help: "when the cache manager next runs after the trace's first request (then every 10 s;"
+          + " Scripts/http-diff.sh measures it)"),
     ],
     modelled: [
       "stored iff the response has a validity: Cache-Control s-maxage else max-age (0 or malformed: not stored),"
@@ -53,12 +57,16 @@ extension EnginePreset {
         + " a stale entry is served (STALE) and refreshed in the background (ngx_http_upstream.c:903-958)",
       "use-stale error, or the response's stale-if-error: a stale entry is served when the origin fails"
         + " (ngx_http_upstream.c:4380-4395, 2546-2565)",
-      "eviction: least recently looked-up entries over max_size, counted in 4 KiB blocks; entries unused for"
-        + " `inactive` are removed (ngx_http_file_cache.c ngx_http_file_cache_forced_expire, _expire)",
+      "eviction by the cache manager, a process that runs at start-up and then every 10 s (ngx_process_cycle.c:59-60,"
+        + " 1128, 1155-1173), here from manager-phase on trace time: entries unused for `inactive` are removed"
+        + " (ngx_http_file_cache.c:1799-1906, at most 10 s apart: 1818, 1846), then, while the size is at or above"
+        + " max_size in 4 KiB blocks, the least recently looked-up entry (1961-2045, 1705-1791); between runs"
+        + " the cache grows past max_size",
+      "an entry unused for `inactive` is expired at lookup even before the manager removes it",
     ],
     notModelled: [
-      "the cache manager enforces max_size and inactive asynchronously (every 10 s, or 50 ms when busy):"
-        + " the preset evicts at once, so under capacity pressure compare hit ratios, not requests",
+      "the manager's 100-file batches 50 ms apart (the preset trims at once) and an earlier run when an entry's"
+        + " inactive time ends within 10 s; its start before the trace (manager-phase, default a full period)",
       "use-stale error with revalidate=false for an entry with an ETag or Last-Modified: the preset refetches"
         + " without serving stale on an origin failure",
       "the header order of 1.22.1 (an earlier Expires: <past> disables a later max-age; fixed in 1.23.0, 8df3ad13c):"
@@ -70,12 +78,20 @@ extension EnginePreset {
       "a non-cacheable refresh leaves the stale file (and its space) in place; the preset drops it",
     ]
   ) { parameters in
-    EngineConfiguration(
+    let maxSize = parameters.bytes("max-size")
+    let manager = DiskCleanup(
+      maxAge: parameters.duration("inactive"), dateKind: .access, sizeLimit: maxSize, trimAtLimit: true,
+      target: 1, stopStrictlyBelow: true)
+    return EngineConfiguration(
       name: "nginx", memory: nil,
-      disk: .preset(
-        "lru", parameters.bytes("max-size"), expiry: ExpiryModel(NginxExpiry(parameters)),
-        blockSize: PresetDefaults.block),
+      // The tier has no limit of its own: only the cache manager enforces max_size.
+      disk: .preset("lru", 0, expiry: ExpiryModel(NginxExpiry(parameters)), blockSize: PresetDefaults.block),
       promotion: .none,
+      timers: [
+        EngineTimer(
+          interval: NginxRules.managerPeriod, actions: [.diskCleanup(manager)],
+          firstAfter: parameters.duration("manager-phase"))
+      ],
       rules: NginxRules())
   }
 }
@@ -86,6 +102,9 @@ struct NginxRules: LibraryRules {
 
   /// A 5xx from the upstream is a response: stored when it has a validity (ngx_http_upstream.c:3100-3170).
   var fetchesErrorResponses: Bool { true }
+
+  /// The cache manager's longest sleep: ngx_http_file_cache_expire returns at most 10 s (ngx_http_file_cache.c:1818, 1846).
+  static let managerPeriod = 10 * microsecondsPerSecond
 }
 
 /// nginx 1.22.1's validity (`valid_sec`) and its use at lookup, in whole seconds.
