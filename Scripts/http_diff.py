@@ -7,6 +7,7 @@ request, whether it served from its cache; each (workload, server) becomes a Cac
 
 Usage: http_diff.py [--servers nginx,squid,varnish] [--workloads N] [--seed S] [--out DIR]
                     [--cachelab PATH] [--families LIST] [--per-second K] [--sequential] [--together]
+                    [--varnish-keep S]
 (`bash Scripts/http-diff.sh ...` runs it.) python3 standard library only.
 
 Families (N workloads each, default 20; seeded by (seed, family, index), so a workload does not
@@ -58,11 +59,12 @@ line stops the run).
 Output in DIR (default Traces/local/http-diff): traces/SERVER/WORKLOAD.cachelab.csv,
 logs/SERVER/... (server logs, origin logs), details.csv (every request with the server's raw
 status and the origin's answers), workloads.csv (the generated rows), timings.csv,
-summary.csv (per server x family: observed hits/misses, compared, agreements, disagreements),
-disagreements.csv (workload, server, time, key, observed, simulated) and
-compare/SERVER/WORKLOAD.disagreements.csv (cachelab's own files). The comparison runs
-`cachelab run --trace T --format cachelab --preset SPEC --disagreements D` with the presets'
-parameters set to the servers' configuration; --cachelab PATH (default .build/debug/cachelab,
+summary.csv (per server x family: observed hits/misses, compared, agreements, disagreements,
+and the 304s the origin sent beside the preset's: revalidations are origin traffic, which the
+hit/miss verdicts do not show), disagreements.csv (workload, server, time, key, observed,
+simulated) and compare/SERVER/WORKLOAD.{disagreements,report}.csv (cachelab's own files). The
+comparison runs `cachelab run --trace T --format cachelab --preset SPEC --disagreements D
+--output R` with the presets' parameters set to the servers' configuration; --cachelab PATH (default .build/debug/cachelab,
 else .build/release/cachelab); a cachelab without --disagreements skips the comparison.
 
 Exit status 0 when it ran (1: a server is missing or failed, a log did not match; 2: cachelab
@@ -131,7 +133,9 @@ def preset(server, config, phase=None):
                 f"maximum-object-size-in-memory={byte_spec(config['max_in_memory'])}")
     # The servers run with lru_interval=0 and shortlived=0, which the preset models (its
     # not-modelled list names the defaults' effects).
-    return f"varnish:malloc={byte_spec(config['malloc'])},default-ttl=120s,grace={GRACE}s"
+    keep = config.get('keep', 0)
+    return f"varnish:malloc={byte_spec(config['malloc'])},default-ttl=120s,grace={GRACE}s" + \
+        (f",keep={keep}s" if keep else '')
 
 
 def byte_spec(text):
@@ -707,7 +711,7 @@ sub vcl_deliver {{
             process = subprocess.Popen(
                 [tool('varnishd'), '-F', '-j', 'none', '-n', workdir, '-a', f'127.0.0.1:{self.port}', '-T', 'none',
                  '-f', vcl, '-s', f"malloc,{self.config['malloc']}", '-p', 'default_ttl=120',
-                 '-p', f'default_grace={GRACE}', '-p', 'default_keep=0', '-p', 'lru_interval=0', '-p', 'shortlived=0',
+                 '-p', f'default_grace={GRACE}', '-p', f"default_keep={self.config.get('keep', 0)}", '-p', 'lru_interval=0', '-p', 'shortlived=0',
                  # the client's one connection may idle longer than the default 5 s between slots
                  '-p', 'timeout_idle=3600'],
                 stdout=stderr, stderr=stderr, start_new_session=True)
@@ -1019,14 +1023,16 @@ class Comparison:
         self.notes = []
 
     def run(self, server, workload, trace, phase=None):
-        """(compared, disagreements rows) for one trace, or None when skipped; raises on failure."""
+        """(compared, disagreements rows, the preset's 304s) for one trace, or None when skipped; raises
+        on failure."""
         if self.skipped:
             return None
         config = PRESSURE[server] if workload.family == 'pressure' else NORMAL[server]
         target = os.path.join(self.out, 'compare', server, workload.name + '.disagreements.csv')
         os.makedirs(os.path.dirname(target), exist_ok=True)
+        counters = os.path.join(self.out, 'compare', server, workload.name + '.report.csv')
         command = [self.binary, 'run', '--trace', trace, '--format', 'cachelab', '--preset', preset(server, config, phase),
-                   '--disagreements', target]
+                   '--disagreements', target, '--output', counters]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode == 64 and 'unknown option' in done.stderr.lower():
             with self.lock:
@@ -1039,7 +1045,9 @@ class Comparison:
             disagreements = list(csv.DictReader(handle))
         match = re.search(r'agrees on [\d.]+ % \((\d+) of (\d+) requests', done.stdout)
         compared = int(match.group(2)) if match else None
-        return compared, disagreements
+        with open(counters, newline='') as handle:
+            revalidated = sum(int(row['revalidated_304']) for row in csv.DictReader(handle))
+        return compared, disagreements, revalidated
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1059,6 +1067,8 @@ def main():
     parser.add_argument('--per-second', type=int, default=10,
                         help='at most this many requests of one server share a one-second slot (default 10)')
     parser.add_argument('--sequential', action='store_true', help='run the servers one after another')
+    parser.add_argument('--varnish-keep', type=int, default=0, metavar='S',
+                        help="Varnish's default_keep in seconds (default 0, as packaged); the preset's keep")
     parser.add_argument('--together', action='store_true',
                         help='one server instance for every family without capacity pressure, their workloads '
                              'interleaved (distinct URLs: they cannot interact); faster for small runs')
@@ -1076,6 +1086,10 @@ def main():
             sys.exit(f'http_diff.py: unknown family {name!r} (known: {", ".join(FAMILIES)})')
     if args.workloads < 1:
         sys.exit('http_diff.py: --workloads must be at least 1')
+    if args.varnish_keep < 0:
+        sys.exit('http_diff.py: --varnish-keep must be at least 0')
+    for config in (NORMAL, PRESSURE):
+        config['varnish']['keep'] = args.varnish_keep
     try:
         for name in servers:
             check_installed(name)
@@ -1102,6 +1116,7 @@ def main():
     harness = Harness(args, origin, scratch)
     failures = []
     began = harness.began = time.time()
+    harness.stamp = stamp(began)   # the commit and tree the run started from
 
     def job(server):
         try:
@@ -1234,7 +1249,10 @@ def report(args, traces, compared, comparison, harness):
         result = compared.get((server, workload.name))
         if result is None:
             continue
-        count, rows_disagreeing = result
+        count, rows_disagreeing, revalidated = result
+        # 304s the origin sent (foreground and background revalidations) and the preset's
+        cell['origin_304'] += sum(1 for row in rows for answer in row[4] if answer[5] == 304)
+        cell['preset_304'] += revalidated
         count = len(rows) if count is None else count
         cell['compared'] += count
         cell['disagreements'] += len(rows_disagreeing)
@@ -1257,7 +1275,8 @@ def report(args, traces, compared, comparison, harness):
     summary = []
     print()
     print(f'{"server":8} {"family":11} {"workloads":>9} {"requests":>8} {"hits":>5} {"misses":>6} '
-          f'{"compared":>8} {"agree":>6} {"disagree":>8} {"agree %":>8} {"log hit %":>9} {"sim hit %":>9}')
+          f'{"compared":>8} {"agree":>6} {"disagree":>8} {"agree %":>8} {"log hit %":>9} {"sim hit %":>9} '
+          f'{"orig 304":>8} {"sim 304":>8}')
     for group in ([f for f in families if f != 'pressure'], [f for f in families if f == 'pressure']):
         if not group:
             continue
@@ -1277,10 +1296,10 @@ def report(args, traces, compared, comparison, harness):
     write_csv(os.path.join(args.out, 'summary.csv'),
               ['server', 'family', 'workloads', 'requests', 'observed_hits', 'observed_misses', 'compared',
                'agreements', 'disagreements', 'agreement_pct', 'simulated_hits', 'observed_hit_pct',
-               'simulated_hit_pct'], summary)
+               'simulated_hit_pct', 'origin_304', 'simulated_304'], summary)
     write_csv(os.path.join(args.out, 'disagreements.csv'),
               ['workload', 'server', 'time', 'key', 'observed', 'simulated'], disagreements)
-    write_markdown(os.path.join(args.out, 'summary.md'), summary, harness.began)
+    write_markdown(os.path.join(args.out, 'summary.md'), summary, harness.stamp)
     if harness.warnings:
         print(f'{len(harness.warnings)} warnings (above)')
     print(f'wrote {args.out}/traces/, summary.csv, disagreements.csv, details.csv, timings.csv, workloads.csv, logs/')
@@ -1307,16 +1326,16 @@ def stamp(began):
             f"packages: {packages.rstrip(', ') or 'unknown'}")
 
 
-def write_markdown(path, summary, began):
-    """summary.md: the stamped agreement table the docs embed (docs/shared-caches.md)."""
-    lines = [f'Measured {stamp(began)}, by `python3 Scripts/http_diff.py {" ".join(sys.argv[1:])}`.', '',
+def write_markdown(path, summary, stamped):
+    """summary.md: the agreement table the docs embed (docs/shared-caches.md), STAMPED as the run began."""
+    lines = [f'Measured {stamped}, by `python3 Scripts/http_diff.py {" ".join(sys.argv[1:])}`.', '',
              '| server | family | workloads | requests compared | disagreements | agreement | '
-             'log hit ratio | preset hit ratio |', '|---|---|---|---|---|---|---|---|']
+             'log hit ratio | preset hit ratio | origin 304s | preset 304s |', '|---|---|---|---|---|---|---|---|---|---|']
     for row in summary:
         if row[6] == '':
             continue
         lines.append(f'| {row[0]} | {row[1]} | {row[2]} | {row[6]} | {row[8]} | {row[9]} % | {row[11]} % | '
-                     f'{row[12]} % |')
+                     f'{row[12]} % | {row[13]} | {row[14]} |')
     with open(path + '.tmp', 'w') as handle:
         handle.write('\n'.join(lines) + '\n')
     os.replace(path + '.tmp', path)
@@ -1326,18 +1345,18 @@ def line(server, family, cell):
     compared = cell['compared']
     if not cell['with_comparison']:
         return [server, family, cell['workloads'], cell['requests'], cell['hits'], cell['misses'], '', '', '', '',
-                '', '', '']
+                '', '', '', cell['origin_304'], '']
     agree = compared - cell['disagreements']
     stated = cell['hits'] + cell['misses']
     return [server, family, cell['workloads'], cell['requests'], cell['hits'], cell['misses'], compared, agree,
             cell['disagreements'], f'{100 * agree / compared:.2f}' if compared else '', cell['simulated_hits'],
             f'{100 * cell["hits"] / stated:.2f}' if stated else '',
-            f'{100 * cell["simulated_hits"] / stated:.2f}' if stated else '']
+            f'{100 * cell["simulated_hits"] / stated:.2f}' if stated else '', cell['origin_304'], cell['preset_304']]
 
 
 def format_line(row):
     return (f'{row[0]:8} {row[1]:11} {row[2]:>9} {row[3]:>8} {row[4]:>5} {row[5]:>6} {row[6]:>8} {row[7]:>6} '
-            f'{row[8]:>8} {row[9]:>8} {row[11]:>9} {row[12]:>9}')
+            f'{row[8]:>8} {row[9]:>8} {row[11]:>9} {row[12]:>9} {row[13]:>8} {row[14]:>8}')
 
 
 if __name__ == '__main__':

@@ -21,7 +21,7 @@ extension CacheEngine {
       case .get:
         let version = origin.version(request.key, attributes)
         let stated = attributes.observed == .upstreamHit || attributes.observed == .upstreamMiss
-        let answeredBefore = answeredWithoutFetch
+        let answeredBefore = stated ? answeredWithoutFetch : 0
         if genericRules || configuration.rules.usesCache(attributes) {
           try get(filed, attributes, version: version)
         } else {

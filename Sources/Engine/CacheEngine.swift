@@ -34,6 +34,8 @@ public final class CacheEngine {
   let genericRules: Bool
   /// Whether any timer is configured (checked on every request otherwise).
   let hasTimers: Bool
+  /// Whether a 304 revalidation agrees with a logged hit (`LibraryRules.logsRevalidationAsHit`).
+  let revalidationLogsAsHit: Bool
   /// Rows are served through the memory policy's own loop
   /// (``replay(_:range:)-(UnsafeBufferPointer<Request>,_)``), the tier keeping no metadata:
   /// built for rows without attributes, and ``servesThroughPolicyLoop(_:)``.
@@ -60,6 +62,7 @@ public final class CacheEngine {
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
+    revalidationLogsAsHit = configuration.rules.logsRevalidationAsHit
     let isPolicyRun = configuration.policyRun != nil
     self.isPolicyRun = isPolicyRun
     let throughPolicyLoop = !isPolicyRun && !rowsCarryAttributes && Self.servesThroughPolicyLoop(configuration)

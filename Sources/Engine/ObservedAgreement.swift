@@ -14,14 +14,15 @@ public struct ObservedDisagreement: Sendable, Equatable {
 
 /// Per-request agreement with the trace's own cache: a simulated hit is a request answered
 /// from a tier (fresh, stale while revalidating, or on an origin error) or revalidated with
-/// a 304, as logs count nginx's REVALIDATED and Squid's TCP_REFRESH_UNMODIFIED.
+/// a 304, as logs count nginx's REVALIDATED and Squid's TCP_REFRESH_UNMODIFIED (not where the
+/// library's log calls it a miss, as Varnish's does).
 extension CacheEngine {
   /// At most this many disagreements are kept (about 3 MB); the counts go on.
   public static let disagreementLimit = 100_000
 
-  /// Requests answered without a full fetch so far.
+  /// Requests answered without a full fetch so far, as the library's log counts them.
   @inline(__always) var answeredWithoutFetch: Int64 {
-    counters.memoryHits &+ counters.diskHits &+ counters.revalidated304
+    counters.memoryHits &+ counters.diskHits &+ (revalidationLogsAsHit ? counters.revalidated304 : 0)
   }
 
   /// Counts whether `request`, whose record says `observed`, was simulated the same way,

@@ -25,7 +25,8 @@ final class EngineDriver {
     cacheControl: String? = nil, version: Int64 = 1, etag: String? = nil, lastModified: Double? = nil,
     expires: Double? = nil, date: Double? = nil, ttl: Double? = nil, status: Int16 = 200, latency: Double = 0.1,
     url: String? = nil, vary: Bool = false, varyAll: Bool = false, setCookie: Bool = false,
-    authorization: Bool = false, storedSize: Int64 = -1, operation: Request.Operation = .get
+    authorization: Bool = false, storedSize: Int64 = -1, observed: ObservedOutcome = .unknown,
+    operation: Request.Operation = .get
   ) throws -> Result {
     var attributes = RequestAttributes()
     attributes.cost = cost
@@ -45,6 +46,7 @@ final class EngineDriver {
     attributes.setCookie = setCookie
     attributes.storedSize = storedSize
     attributes.authorization = authorization
+    attributes.observed = observed
     let before = engine.stats
     try engine.process(Request(time: Self.micros(time), key: key, size: size, operation: operation), attributes)
     let after = engine.stats

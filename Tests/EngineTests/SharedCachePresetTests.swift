@@ -176,6 +176,25 @@ import Testing
     #expect(try cache.get(5, at: 30, cacheControl: "s-maxage=1, max-age=60", latency: 0) == .fetched)
   }
 
+  /// default_keep: past grace a 200 with a validator is fetched conditionally; its 304 is a
+  /// miss in varnishncsa's log, so a logged miss agrees with it.
+  @Test func keepMakesConditionalFetchesThatLogAsMisses() throws {
+    let cache = try EngineDriver(preset: "varnish:keep=60s")
+    try cache.get(1, at: 10, cacheControl: "max-age=2", etag: "a", latency: 0)
+    #expect(
+      try cache.get(1, at: 30, cacheControl: "max-age=2", etag: "a", latency: 0, observed: .upstreamMiss)
+        == .revalidated304, "past ttl + grace, within keep")
+    #expect(cache.stats.observedAgreements == 1, "a conditional fetch is a miss in the log")
+    try cache.get(2, at: 10, cacheControl: "max-age=2", latency: 0)
+    #expect(try cache.get(2, at: 30, cacheControl: "max-age=2", latency: 0) == .fetched, "no validator")
+    try cache.get(3, at: 10, cacheControl: "max-age=2", etag: "a", status: 404, latency: 0)
+    #expect(try cache.get(3, at: 30, cacheControl: "max-age=2", etag: "a", status: 404) == .fetched, "200 only")
+    #expect(try cache.get(1, at: 200, cacheControl: "max-age=2", etag: "a", latency: 0) == .fetched, "past keep")
+    let none = try EngineDriver(preset: "varnish")
+    try none.get(1, at: 10, cacheControl: "max-age=2", etag: "a", latency: 0)
+    #expect(try none.get(1, at: 30, cacheControl: "max-age=2", etag: "a", latency: 0) == .fetched, "keep 0")
+  }
+
   @Test func anErrorToABackgroundFetchEndsGrace() throws {
     let cache = try EngineDriver(preset: "varnish")
     try cache.get(1, at: 10, cacheControl: "max-age=2", latency: 0)

@@ -20,6 +20,9 @@ public protocol LibraryRules: Sendable {
   /// Whether a 5xx answer to a full fetch is a response like any other (stored when the
   /// rules allow, nginx) rather than an origin failure (the default).
   var fetchesErrorResponses: Bool { get }
+  /// Whether the library's own log counts a revalidation answered 304 as a hit (nginx
+  /// REVALIDATED, Squid TCP_REFRESH_UNMODIFIED) rather than a miss (Varnish's conditional fetch).
+  var logsRevalidationAsHit: Bool { get }
 }
 
 /// What a library does with a 304 (Not Modified) answer.
@@ -38,6 +41,7 @@ extension LibraryRules {
   public func promotionCost(_ stored: EntryMetadata) -> Int64 { stored.cost }
   public var notModified: NotModifiedRule { .refreshHeaders }
   public var fetchesErrorResponses: Bool { false }
+  public var logsRevalidationAsHit: Bool { true }
 }
 
 /// The rules of an engine built from `--memory`/`--disk` (no library): the trace key, the

@@ -10,6 +10,9 @@ extension EnginePreset {
       ParameterSpec("malloc", default: "256MiB", .byteCount, help: "-s malloc,SIZE (0: unlimited)"),
       ParameterSpec("default-ttl", default: "120s", .duration, help: "-p default_ttl"),
       ParameterSpec("grace", default: "10s", .duration, help: "-p default_grace"),
+      ParameterSpec(
+        "keep", default: "0s", .duration,
+        help: "-p default_keep: kept past grace for conditional fetches (misses that may be answered 304)"),
     ],
     modelled: [
       "ttl: s-maxage, else max-age, else Expires − Date (Expires − now when Date is within clock_skew of now;"
@@ -24,6 +27,9 @@ extension EnginePreset {
       "grace (default_grace, or the response's stale-while-revalidate): a stale object is served as a hit and"
         + " refreshed by a background fetch, conditional when it has an ETag or Last-Modified (cache_hash.c HSH_Lookup"
         + " 545-576, cache_fetch.c:272-284); after grace a miss",
+      "keep (default_keep): past ttl + grace a 200 with an ETag or Last-Modified stays for `keep`, and a request"
+        + " fetches it again conditionally; a 304 rebuilds it from the kept body. It is a miss in varnishncsa and"
+        + " in the comparison (cache_hash.c:486-494, 546-561; cache_fetch.c:272-284, 353-367, 692-696, 782-855)",
       "a 304 to a background fetch takes its ttl from the 304's own headers (cache_fetch.c:351-378, 476-485);"
         + " a 5xx answer makes the object hit-for-miss: the stale copy is gone (cache_fetch.c:749-750)",
       "eviction: LRU over the malloc size, nuking the least recently used (storage_lru.c LRU_NukeOne 167-210)",
@@ -34,8 +40,8 @@ extension EnginePreset {
         + " every hit (the harness runs varnishd with -p lru_interval=0)",
       "shortlived (10 s): objects with ttl + grace + keep below it go to the unbounded Transient storage; the"
         + " preset charges them to malloc (the harness runs -p shortlived=0)",
-      "default_keep (0): objects kept past grace only for conditional fetches, whose answers are misses either"
-        + " way; the preset has no keep parameter",
+      "the expiry thread's removal at ttl + grace + keep: the preset keeps an expired object in its storage"
+        + " until it is nuked or looked up",
       "malloc's accounting of the object structure and headers (only the body counts), nuke_limit (50 per fetch)",
       "request Cookie (passed by builtin.vcl; traces carry no request cookies), request coalescing,"
         + " hit-for-miss objects' own 120 s lifetime and storage",
@@ -61,6 +67,9 @@ struct VarnishRules: LibraryRules {
   var fetchesErrorResponses: Bool { true }
 
   func storesStatus(_ status: Int16) -> Bool { Self.statuses.contains(status) }
+
+  /// varnishncsa's `%{Varnish:hitmiss}x` says `miss` for a conditional fetch of a kept object.
+  var logsRevalidationAsHit: Bool { false }
 }
 
 /// `RFC2616_Ttl` and builtin.vcl's hit-for-miss rules, with grace.
@@ -68,10 +77,12 @@ struct VarnishExpiry: ExpiryRule {
   static let clockSkew: Int64 = 10 * microsecondsPerSecond
   var defaultTTL: Int64
   var grace: Int64
+  var keep: Int64
 
   init(_ parameters: Parameters) {
     defaultTTL = parameters.duration("default-ttl")
     grace = parameters.duration("grace")
+    keep = parameters.duration("keep")
   }
 
   var name: String { "varnish" }
@@ -116,6 +127,10 @@ struct VarnishExpiry: ExpiryRule {
     if metadata.expiresAt > now { return .fresh }
     let window = metadata.response.cacheControl.staleWhileRevalidate
     let grace = window >= 0 ? window * microsecondsPerSecond : self.grace
-    return metadata.expiresAt.addingSaturated(grace) > now ? .serveThenRevalidate : .expired
+    let graceEnds = metadata.expiresAt.addingSaturated(grace)
+    if graceEnds > now { return .serveThenRevalidate }
+    // Kept past grace: fetched again, conditionally when a 200 has a validator (OF_IMSCAND).
+    let conditional = metadata.response.status == 200 && metadata.hasValidators
+    return conditional && graceEnds.addingSaturated(keep) > now ? .mustRevalidate : .expired
   }
 }
