@@ -15,7 +15,9 @@ depend on N or on which families run; a workload's URLs draw their kind (Cache-C
 validators, Vary, Set-Cookie, Authorization, size) from a shuffled deck before repeating one, so
 even --workloads 1 meets every kind of its family): fresh, expiry, nostore, revalidate, vary, cookie, auth,
 status, expires, heuristic, large (10-40 requests over 2-6 URLs, short whole-second TTLs,
-validators, version changes) and pressure (40 URLs of 64-200 KiB, max-age=60, 60-90 requests
+validators, version changes), scarce (360-420 requests 30-60 ms apart, 60 % of them to URLs
+requested once: nginx with a 32k keys zone, 191 keys, and proxy_cache_min_uses 2, so keys are
+forced out and counted; Squid and Varnish as usual; compared request by request) and pressure (40 URLs of 64-200 KiB, max-age=60, 60-90 requests
 0.25-0.5 s apart, under a small cache: nginx max_size=1m, Squid cache_mem 2 MB, Varnish
 -s malloc,4m; its agreement is reported on its own line: Squid's purge walk evicts
 asynchronously, so request-by-request agreement is not expected there; nginx's cache manager
@@ -41,7 +43,7 @@ Timing scheme (keeps every freshness boundary away from request times under each
 - Workloads of one family run interleaved on one server instance (distinct URL prefixes
   /<workload>/..., caches far larger than the family's objects, so they cannot interact),
   packed so that at most --per-second requests share a slot; a fresh server (new cache, log)
-  per family; a fresh one per pressure workload. The servers run in parallel threads (one
+  per family; a fresh one per scarce and per pressure workload. The servers run in parallel threads (one
   client connection each; --sequential runs them one after another).
 
 Origin: a local ThreadingHTTPServer; each request carries `X-Row: run.workload.row` (all
@@ -98,7 +100,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import capture_http  # noqa: E402  (the capture script's process helpers)
 
 FAMILIES = ['fresh', 'expiry', 'nostore', 'revalidate', 'vary', 'cookie', 'auth', 'status', 'expires',
-            'heuristic', 'large', 'pressure']
+            'heuristic', 'large', 'scarce', 'pressure']
 SERVERS = ['nginx', 'squid', 'varnish']
 PACKAGES = {'nginx': 'nginx-light', 'squid': 'squid', 'varnish': 'varnish'}
 HEADER = ['time', 'key', 'size', 'op', 'status', 'cache_control', 'expires', 'date', 'last_modified', 'etag',
@@ -117,6 +119,12 @@ NORMAL = {'nginx': {'max_size': None, 'inactive': '10m', 'keys_zone': '10m'},
 PRESSURE = {'nginx': {'max_size': '1m', 'inactive': '10m', 'keys_zone': '10m'},
             'squid': {'cache_mem': '2 MB', 'max_in_memory': '512 KB'},
             'varnish': {'malloc': '4m'}}
+# scarce: nginx's keys zone at its measured 191 keys (32k) and proxy_cache_min_uses 2; Squid and
+# Varnish have no such settings and run as usual.
+SCARCE = {'nginx': {'max_size': None, 'inactive': '10m', 'keys_zone': '32k', 'min_uses': 2},
+          'squid': dict(NORMAL['squid']), 'varnish': dict(NORMAL['varnish'])}
+# The families that get a fresh server per workload, with their own configuration.
+ISOLATED = {'pressure': PRESSURE, 'scarce': SCARCE}
 NGINX_MANAGER_PERIOD = 10.0   # s: ngx_http_file_cache_expire's longest wait
 
 
@@ -126,7 +134,7 @@ def preset(server, config, phase=None):
     if server == 'nginx':
         size = config['max_size']
         return (f"nginx:max-size={byte_spec(size) if size else '0'},inactive={config['inactive']},"
-                f"keys-zone={byte_spec(config['keys_zone'])}" +
+                f"keys-zone={byte_spec(config['keys_zone'])},min-uses={config.get('min_uses', 1)}" +
                 (f",manager-phase={round(phase * 1000)}ms" if phase is not None else ''))
     if server == 'squid':
         return (f"squid:cache-mem={byte_spec(config['cache_mem'])},"
@@ -382,6 +390,8 @@ def make_workload(seed, family, index):
                                     Spec(cc='max-age=60', size=sizes[url])))
             at += rng.uniform(0.25, 0.5)
         return Workload(name, family, requests, paced=True)
+    if family == 'scarce':
+        return scarce_workload(rng, name, family)
     large = family == 'large'
     urls = rng.randint(2, 4) if large else rng.randint(2, 6)
     count = rng.randint(10, 20) if large else rng.randint(10, 40)
@@ -389,6 +399,26 @@ def make_workload(seed, family, index):
     deck = Deck(rng)
     plans = [url_plan(rng, deck, family, f'u{number}', horizon) for number in range(urls)]
     return Workload(name, family, place(rng, plans, count), paced=False)
+
+
+def scarce_workload(rng, name, family):
+    """360-420 requests 30-60 ms apart: 40 % to 80 URLs (Zipf 0.7), the others each to a URL of its
+    own, max-age=600, 1-16 KiB: about 300 keys, well past the scarce nginx's 191, so nginx forces
+    keys out (the less popular URLs' among them), sets its watermark and trims at its manager's
+    runs, and min_uses=2 stores only URLs seen twice while their key lives."""
+    sizes = [rng.randint(1024, 16 * 1024) for _ in range(80)]
+    weights = [1 / (rank + 1) ** 0.7 for rank in range(80)]
+    requests = []
+    at = 0.0
+    for number in range(rng.randint(360, 420)):
+        if rng.random() < 0.6:
+            path, size = f'o{number}', rng.randint(1024, 16 * 1024)
+        else:
+            url = rng.choices(range(80), weights)[0]
+            path, size = f'u{url}', sizes[url]
+        requests.append(Request(number, None, at, path, False, Spec(cc='max-age=600', size=size)))
+        at += rng.uniform(0.03, 0.06)
+    return Workload(name, family, requests, paced=True)
 
 
 def pack(workloads, per_second):
@@ -634,6 +664,7 @@ http {{
   client_body_temp_path {home}/body; proxy_temp_path {home}/ptemp; fastcgi_temp_path {home}/fastcgi;
   uwsgi_temp_path {home}/uwsgi; scgi_temp_path {home}/scgi;
   proxy_cache_path {home}/cache levels=1:2 keys_zone=cl:{self.config['keys_zone']} inactive={self.config['inactive']}{size} use_temp_path=off;
+  proxy_cache_min_uses {self.config.get('min_uses', 1)};
   keepalive_requests 100000;
   server {{
     listen 127.0.0.1:{self.port};
@@ -856,7 +887,7 @@ class Harness:
     def run_server(self, server, plan):
         """Every family of PLAN ([(family, workloads)]) through SERVER: one server instance per
         family, or (--together) one for every family without capacity pressure."""
-        ordinary = [(family, workloads) for family, workloads in plan if family != 'pressure']
+        ordinary = [(family, workloads) for family, workloads in plan if family not in ISOLATED]
         if self.args.together and ordinary:
             mixed = [workload for _, workloads in ordinary for workload in workloads]
             self.run_workloads(server, 'together', mixed, NORMAL[server], 'together')
@@ -864,9 +895,9 @@ class Harness:
             for family, workloads in ordinary:
                 self.run_workloads(server, family, workloads, NORMAL[server], family)
         for family, workloads in plan:
-            if family == 'pressure':
+            if family in ISOLATED:
                 for workload in workloads:
-                    self.run_workloads(server, family, [workload], PRESSURE[server], workload.name)
+                    self.run_workloads(server, family, [workload], ISOLATED[family][server], workload.name)
 
     def run_workloads(self, server, family, workloads, config, label):
         home = os.path.join(self.scratch, server, label)
@@ -1027,7 +1058,7 @@ class Comparison:
         on failure."""
         if self.skipped:
             return None
-        config = PRESSURE[server] if workload.family == 'pressure' else NORMAL[server]
+        config = ISOLATED.get(workload.family, NORMAL)[server]
         target = os.path.join(self.out, 'compare', server, workload.name + '.disagreements.csv')
         os.makedirs(os.path.dirname(target), exist_ok=True)
         counters = os.path.join(self.out, 'compare', server, workload.name + '.report.csv')
@@ -1088,7 +1119,7 @@ def main():
         sys.exit('http_diff.py: --workloads must be at least 1')
     if args.varnish_keep < 0:
         sys.exit('http_diff.py: --varnish-keep must be at least 0')
-    for config in (NORMAL, PRESSURE):
+    for config in (NORMAL, PRESSURE, SCARCE):
         config['varnish']['keep'] = args.varnish_keep
     try:
         for name in servers:

@@ -73,6 +73,8 @@ extension CacheEngine {
       }
     case .diskCleanup(let rule):
       try cleanDisk(rule, now: now)
+    case .trimKeys(let sizeLimit):
+      try trimKeys(sizeLimit: sizeLimit, now: now)
     }
   }
 }

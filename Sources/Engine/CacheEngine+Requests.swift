@@ -23,7 +23,10 @@ extension CacheEngine {
         let stated = attributes.observed == .upstreamHit || attributes.observed == .upstreamMiss
         let answeredBefore = stated ? answeredWithoutFetch : 0
         if genericRules || configuration.rules.usesCache(attributes) {
-          try get(filed, attributes, version: version)
+          let storing =
+            try keyTable.map { (table) throws(FileError) in try lookUpKey(filed.key, in: table, now: request.time) }
+            ?? true
+          try get(filed, attributes, version: version, storing: storing)
         } else {
           try bypass(filed, attributes, version: version)
         }
@@ -59,10 +62,11 @@ extension CacheEngine {
     configuration.latency.origin.transfer(bytes)
   }
 
-  /// A `get`: memory, then disk, then the origin, whose current version of the object is `version`.
+  /// A `get`: memory, then disk, then the origin, whose current version of the object is
+  /// `version`; a response the origin sends is stored only when `storing`.
   /// A fresh memory hit and a miss to the origin stay here; stale memory copies and the disk
   /// are handled out of line.
-  func get(_ request: Request, _ current: RequestAttributes, version: Int64) throws(FileError) {
+  func get(_ request: Request, _ current: RequestAttributes, version: Int64, storing: Bool = true) throws(FileError) {
     let now = request.time
     counters.requests += 1
     counters.requestBytes += request.size
@@ -83,7 +87,7 @@ extension CacheEngine {
       }
     }
     if hasDisk, try serveFromDisk(request, current, version: version, latency: &latency) { return }
-    try fetch(request, current, version: version, now: now, latency: &latency)
+    try fetch(request, current, version: version, now: now, latency: &latency, storing: storing)
   }
 
   /// Revalidations so far (304 and 200).

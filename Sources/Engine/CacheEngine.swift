@@ -26,6 +26,8 @@ public final class CacheEngine {
   @exclusivity(unchecked) var diskBaseline = DiskCounters()
   @exclusivity(unchecked) var timerDeadlines: [Int64]
   @exclusivity(unchecked) var lastCleanup: Int64 = .min
+  /// Every key looked up, when the library keeps such a table (``EngineConfiguration/keyTable``).
+  let keyTable: KeyTable?
   /// Storage reused by every disk cleanup.
   @exclusivity(unchecked) var cleanupScratch: [CleanupCandidate] = []
 
@@ -62,6 +64,7 @@ public final class CacheEngine {
     hasDiskMemory = configuration.diskMemory != nil
     genericRules = configuration.rules is GenericRules
     hasTimers = !configuration.timers.isEmpty
+    keyTable = configuration.keyTable.map(KeyTable.init)
     revalidationLogsAsHit = configuration.rules.logsRevalidationAsHit
     let isPolicyRun = configuration.policyRun != nil
     self.isPolicyRun = isPolicyRun

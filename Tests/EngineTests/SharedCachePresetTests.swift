@@ -88,6 +88,46 @@ import Testing
     for key: UInt64 in 1...5 { try unlimited.get(key, at: Double(key), size: 1 << 20, cacheControl: "max-age=600") }
     #expect(try unlimited.get(1, at: 30, size: 1 << 20, cacheControl: "max-age=600") == .diskHit, "max_size 0")
   }
+
+  /// min_uses: a key's response is stored on its min_uses-th lookup (SCARCE, a miss, before);
+  /// a key unused for `inactive` starts counting again, and a stored key needs no more uses.
+  @Test func minUsesStoresOnTheNthLookup() throws {
+    let cache = try EngineDriver(preset: "nginx:min-uses=3,inactive=20s")
+    #expect(try cache.get(1, at: 10, cacheControl: "max-age=600") == .fetched)
+    #expect(try cache.get(1, at: 11, cacheControl: "max-age=600") == .fetched, "two uses: SCARCE, not stored")
+    #expect(try cache.get(1, at: 12, cacheControl: "max-age=600") == .fetched, "the third use stores it")
+    #expect(try cache.get(1, at: 13, cacheControl: "max-age=600") == .diskHit)
+    #expect(try cache.get(2, at: 14, cacheControl: "max-age=600") == .fetched)
+    #expect(try cache.get(2, at: 15, cacheControl: "no-store") == .fetched, "an unstorable answer still counts")
+    #expect(try cache.get(2, at: 16, cacheControl: "max-age=600") == .fetched)
+    #expect(try cache.get(2, at: 17, cacheControl: "max-age=600") == .diskHit)
+    #expect(try cache.get(2, at: 40, cacheControl: "max-age=600") == .fetched, "inactive: file and uses gone")
+    #expect(try cache.get(2, at: 41, cacheControl: "max-age=600") == .fetched, "two uses of the new node")
+    #expect(try cache.get(2, at: 42, cacheControl: "max-age=600") == .fetched, "stored on the third")
+    #expect(try cache.get(2, at: 43, cacheControl: "max-age=600") == .diskHit)
+  }
+
+  /// A full keys zone (12 KiB: 31 keys) forces the least recently looked-up key out with its
+  /// file when a new key comes, and sets the watermark to 7/8 of the count, which the next
+  /// manager run trims to.
+  @Test func aFullKeysZoneForcesOutTheOldestKey() throws {
+    let cache = try EngineDriver(preset: "nginx:keys-zone=12KiB,manager-phase=100s")
+    for key: UInt64 in 1...31 { try cache.get(key, at: Double(key) / 100, cacheControl: "max-age=600") }
+    #expect(try cache.get(1, at: 1, cacheControl: "max-age=600") == .diskHit, "31 keys fit")
+    #expect(try cache.get(32, at: 1.1, cacheControl: "max-age=600") == .fetched)
+    #expect(try cache.get(2, at: 1.2, cacheControl: "max-age=600") == .fetched, "key 2 was forced out by key 32")
+    #expect(try cache.get(1, at: 1.3, cacheControl: "max-age=600") == .diskHit)
+    #expect(cache.engine.diskObjects == 31)
+    // The run at 100.01 s trims 31 keys to below the watermark 31 - 31/8 = 28: keys 4-7 go.
+    #expect(try cache.get(8, at: 100.5, cacheControl: "max-age=600") == .diskHit)
+    #expect(cache.engine.diskObjects == 27)
+    #expect(try cache.get(7, at: 100.6, cacheControl: "max-age=600") == .fetched, "trimmed at the watermark")
+    let scarce = try EngineDriver(preset: "nginx:keys-zone=12KiB,min-uses=2")
+    for key: UInt64 in 1...32 { try scarce.get(key, at: Double(key) / 100, cacheControl: "max-age=600") }
+    #expect(try scarce.get(1, at: 1, cacheControl: "max-age=600") == .fetched, "key 1's one use was forced out")
+    #expect(try scarce.get(32, at: 1.1, cacheControl: "max-age=600") == .fetched, "the second use stores it")
+    #expect(try scarce.get(32, at: 1.2, cacheControl: "max-age=600") == .diskHit)
+  }
 }
 
 @Suite struct SquidPresetTests {

@@ -17,6 +17,9 @@ public struct ParameterSpec: Sendable, Equatable {
     /// A byte count above 0: where the modelled library's 0 is not "no limit" (it would keep
     /// nothing), so 0 is refused rather than given a meaning the library does not have.
     case positiveByteCount
+    /// A byte count of at least this many bytes: where the modelled server refuses or cannot
+    /// work with less (nginx's smallest keys zone that holds a key).
+    case byteCountAtLeast(Int64)
     /// A duration of trace time (`300s`, `30m`, `7d`, `500ms`).
     case duration
     /// A duration above 0 (0 would expire everything at once in the modelled library).
@@ -57,6 +60,7 @@ public struct ParameterSpec: Sendable, Equatable {
     case .text: return "text"
     case .byteCount: return "a byte count such as 64MiB"
     case .positiveByteCount: return "a byte count above 0 such as 64MiB"
+    case .byteCountAtLeast(let minimum): return "a byte count of at least \(ByteCount.exact(minimum)) such as 1MiB"
     case .duration: return "a duration such as 300s, 30m or 7d (at most \(Duration.maximumDescription))"
     case .positiveDuration:
       return "a duration above 0 such as 300s, 30m or 7d (at most \(Duration.maximumDescription))"
@@ -89,6 +93,8 @@ public struct ParameterSpec: Sendable, Equatable {
       return ByteCount.parse(value).map(ByteCount.exact)
     case .positiveByteCount:
       return ByteCount.parse(value).flatMap { $0 > 0 ? ByteCount.exact($0) : nil }
+    case .byteCountAtLeast(let minimum):
+      return ByteCount.parse(value).flatMap { $0 >= minimum ? ByteCount.exact($0) : nil }
     case .duration:
       return Duration.microseconds(value).map(Duration.format)
     case .positiveDuration:

@@ -72,6 +72,10 @@ public enum EngineAction: Sendable, Equatable {
   case removeExpiredMemory
   /// Run a disk cleanup pass.
   case diskCleanup(DiskCleanup)
+  /// A manager pass over the key table (``EngineConfiguration/keyTable``): keys unused for its
+  /// inactive time go, then the least recently looked-up keys while the disk holds `sizeLimit`
+  /// units or more (0: no limit) or the key count is at the watermark; each with its object.
+  case trimKeys(sizeLimit: Int64)
 }
 
 /// A recurring action on trace time.
@@ -127,6 +131,8 @@ public struct EngineConfiguration: Sendable {
   public var diskBackend: DiskBackendKind
   /// The library's own decisions (keys, statuses, costs, 304s); ``GenericRules`` for custom engines.
   public var rules: any LibraryRules
+  /// The table of every key looked up, when the library keeps one (nginx's keys zone).
+  public var keyTable: KeyTableRule?
   /// Set when the engine is a plain policy run of its memory tier (``policyRun(_:timeToLive:)``).
   public var policyRun: PolicyRun?
 
@@ -135,7 +141,7 @@ public struct EngineConfiguration: Sendable {
     writePolicy: WritePolicy = .writeThrough, promotion: Promotion = .tracked, memoryHitTouchesDisk: Bool = false,
     namespacesByClass: Bool = false, events: [LifecycleEvent: [EngineAction]] = [:], timers: [EngineTimer] = [],
     latency: LatencyModel = LatencyModel(), diskBackend: DiskBackendKind = .simulated,
-    rules: any LibraryRules = GenericRules()
+    rules: any LibraryRules = GenericRules(), keyTable: KeyTableRule? = nil
   ) {
     self.name = name
     self.memory = memory
@@ -150,6 +156,7 @@ public struct EngineConfiguration: Sendable {
     self.latency = latency
     self.diskBackend = diskBackend
     self.rules = rules
+    self.keyTable = keyTable
   }
 
   /// Whether a tier's size is a fraction of the working set (the replayer measures it first).

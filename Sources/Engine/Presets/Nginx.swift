@@ -13,9 +13,11 @@ extension EnginePreset {
       ParameterSpec(
         "inactive", default: "10m", .positiveDuration, help: "proxy_cache_path inactive: removed when unused this long"),
       ParameterSpec(
-        "keys-zone", default: "10MiB", .positiveByteCount,
-        help: "proxy_cache_path keys_zone size (about 8,000 keys per MiB; stated, not limiting)"),
-      ParameterSpec("min-uses", default: "1", .integer(1...1), help: "proxy_cache_min_uses (only 1 is modelled)"),
+        "keys-zone", default: "10MiB", .byteCountAtLeast(NginxRules.smallestKeysZone),
+        help: "proxy_cache_path keys_zone size: 8,095 keys in 1MiB, 191 in 32KiB (x86-64, 4 KiB pages)"),
+      ParameterSpec(
+        "min-uses", default: "1", .integer(1...1_000_000),
+        help: "proxy_cache_min_uses: lookups of a key before its response is stored"),
       ParameterSpec(
         "valid", default: "0s", .duration,
         help: "proxy_cache_valid TIME: for 200, 301 and 302 without explicit freshness (0: none)"),
@@ -63,6 +65,13 @@ extension EnginePreset {
         + " max_size in 4 KiB blocks, the least recently looked-up entry (1961-2045, 1705-1791); between runs"
         + " the cache grows past max_size",
       "an entry unused for `inactive` is expired at lookup even before the manager removes it",
+      "the keys zone: a node for every key looked up, stored or not, in one least-recently-looked-up order with"
+        + " the manager's; a response is stored only when the file exists or the key's uses (a 10-bit count that"
+        + " wraps) reach min_uses, else SCARCE, a miss (ngx_http_file_cache.c:822-925, 309-331)",
+      "a full keys zone (keys-zone converted to nodes as ngx_slab.c:99-165 lays out the zone): a new key first"
+        + " removes the least recently looked-up node and its file, and sets the watermark to 7/8 of the count"
+        + " (ngx_http_file_cache.c:870-889, 1705-1791, 2282-2288); manager runs then also trim while the count"
+        + " is at the watermark (1993)",
     ],
     notModelled: [
       "the manager's 100-file batches 50 ms apart (the preset trims at once) and an earlier run when an entry's"
@@ -72,16 +81,16 @@ extension EnginePreset {
       "the header order of 1.22.1 (an earlier Expires: <past> disables a later max-age; fixed in 1.23.0, 8df3ad13c):"
         + " traces carry no header order, the preset applies Cache-Control before Expires",
       "X-Accel-Expires, X-Accel-Buffering and Vary longer than 128 bytes (traces carry none of them)",
-      "keys_zone exhaustion (forced expiry of the oldest keys), min_uses above 1, proxy_cache_lock,"
-        + " UPDATING between concurrent requests, the loader's first minute",
+      "proxy_cache_lock, UPDATING between concurrent requests, the loader's first minute (a cold cache reading"
+        + " files left by an earlier run), keys zones on other page sizes or with names over 41 bytes",
       "the cache file's header (key, status line and response headers) in the size: only the body's blocks count",
       "a non-cacheable refresh leaves the stale file (and its space) in place; the preset drops it",
     ]
   ) { parameters in
-    let maxSize = parameters.bytes("max-size")
-    let manager = DiskCleanup(
-      maxAge: parameters.duration("inactive"), dateKind: .access, sizeLimit: maxSize, trimAtLimit: true,
-      target: 1, stopStrictlyBelow: true)
+    let keys = KeyTableRule(
+      capacity: NginxRules.keyCapacity(zoneBytes: parameters.bytes("keys-zone")),
+      minimumUses: Int(parameters.integer("min-uses")), usesModulo: NginxRules.usesModulo,
+      inactive: parameters.duration("inactive"), watermarkDivisor: 8)
     return EngineConfiguration(
       name: "nginx", memory: nil,
       // The tier has no limit of its own: only the cache manager enforces max_size.
@@ -89,10 +98,10 @@ extension EnginePreset {
       promotion: .none,
       timers: [
         EngineTimer(
-          interval: NginxRules.managerPeriod, actions: [.diskCleanup(manager)],
+          interval: NginxRules.managerPeriod, actions: [.trimKeys(sizeLimit: parameters.bytes("max-size"))],
           firstAfter: parameters.duration("manager-phase"))
       ],
-      rules: NginxRules())
+      rules: NginxRules(), keyTable: keys)
   }
 }
 
@@ -105,6 +114,29 @@ struct NginxRules: LibraryRules {
 
   /// The cache manager's longest sleep: ngx_http_file_cache_expire returns at most 10 s (ngx_http_file_cache.c:1818, 1846).
   static let managerPeriod = 10 * microsecondsPerSecond
+
+  /// A node's use count is a 10-bit field (`uses:10`, ngx_http_cache.h:50): it wraps to 0.
+  static let usesModulo = 1024
+
+  /// The smallest keys zone with room for a node: below three slab pages the cache's own
+  /// header and the log context take every page.
+  static let smallestKeysZone: Int64 = 12 << 10
+
+  /// Keys (`ngx_http_file_cache_node_t`, 120 bytes in a 128-byte slab chunk) a keys zone of
+  /// `zoneBytes` holds on x86-64 with 4 KiB pages: ngx_slab_init (ngx_slab.c:99-165) keeps a
+  /// 200-byte pool header and 9 slot heads and stats (56 bytes each), then one 24-byte page
+  /// descriptor per 4 KiB page, pages starting at the next page boundary; one page goes to
+  /// the 32-byte log context, and the 128-byte cache header (ngx_http_file_cache.c:137-161)
+  /// shares the nodes' pages, 32 chunks each.
+  static func keyCapacity(zoneBytes: Int64) -> Int {
+    let page: Int64 = 4096
+    let descriptor: Int64 = 24
+    let header: Int64 = 200 + 9 * (24 + 32)
+    var pages = max(0, (zoneBytes - header) / (page + descriptor))
+    let start = (header + pages * descriptor + page - 1) / page * page
+    pages = min(pages, max(0, (zoneBytes - start) / page))
+    return max(1, Int(32 * (pages - 1) - 1))
+  }
 }
 
 /// nginx 1.22.1's validity (`valid_sec`) and its use at lookup, in whole seconds.
