@@ -17,7 +17,9 @@ even --workloads 1 meets every kind of its family): fresh, expiry, nostore, reva
 status, expires, heuristic, large (10-40 requests over 2-6 URLs, short whole-second TTLs,
 validators, version changes), scarce (360-420 requests 30-60 ms apart, 60 % of them to URLs
 requested once: nginx with a 32k keys zone, 191 keys, and proxy_cache_min_uses 2, so keys are
-forced out and counted; Squid and Varnish as usual; compared request by request) and pressure (40 URLs of 64-200 KiB, max-age=60, 60-90 requests
+forced out and counted; Squid and Varnish as usual; compared request by request), keys (nginx's
+keys zone, 32k, 64k or 128k by turns, filled past its capacity with distinct URLs and read back in
+reverse: the second pass hits exactly as many URLs as the zone holds) and pressure (40 URLs of 64-200 KiB, max-age=60, 60-90 requests
 0.25-0.5 s apart, under a small cache: nginx max_size=1m, Squid cache_mem 2 MB, Varnish
 -s malloc,4m; its agreement is reported on its own line: Squid's purge walk evicts
 asynchronously, so request-by-request agreement is not expected there; nginx's cache manager
@@ -43,7 +45,7 @@ Timing scheme (keeps every freshness boundary away from request times under each
 - Workloads of one family run interleaved on one server instance (distinct URL prefixes
   /<workload>/..., caches far larger than the family's objects, so they cannot interact),
   packed so that at most --per-second requests share a slot; a fresh server (new cache, log)
-  per family; a fresh one per scarce and per pressure workload. The servers run in parallel threads (one
+  per family; a fresh one per scarce, keys and pressure workload. The servers run in parallel threads (one
   client connection each; --sequential runs them one after another).
 
 Origin: a local ThreadingHTTPServer; each request carries `X-Row: run.workload.row` (all
@@ -100,7 +102,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import capture_http  # noqa: E402  (the capture script's process helpers)
 
 FAMILIES = ['fresh', 'expiry', 'nostore', 'revalidate', 'vary', 'cookie', 'auth', 'status', 'expires',
-            'heuristic', 'large', 'scarce', 'pressure']
+            'heuristic', 'large', 'scarce', 'keys', 'pressure']
 SERVERS = ['nginx', 'squid', 'varnish']
 PACKAGES = {'nginx': 'nginx-light', 'squid': 'squid', 'varnish': 'varnish'}
 HEADER = ['time', 'key', 'size', 'op', 'status', 'cache_control', 'expires', 'date', 'last_modified', 'etag',
@@ -123,8 +125,17 @@ PRESSURE = {'nginx': {'max_size': '1m', 'inactive': '10m', 'keys_zone': '10m'},
 # Varnish have no such settings and run as usual.
 SCARCE = {'nginx': {'max_size': None, 'inactive': '10m', 'keys_zone': '32k', 'min_uses': 2},
           'squid': dict(NORMAL['squid']), 'varnish': dict(NORMAL['varnish'])}
+# keys: nginx's keys zone filled past its capacity and read back; the workload sets the size.
+KEYS = {'nginx': {'max_size': None, 'inactive': '10m', 'keys_zone': '32k'},
+        'squid': dict(NORMAL['squid']), 'varnish': dict(NORMAL['varnish'])}
+KEYS_ZONES = [('32k', 300), ('64k', 600), ('128k', 1200)]   # size, keys (15 % past nginx's "8,000 per MiB")
 # The families that get a fresh server per workload, with their own configuration.
-ISOLATED = {'pressure': PRESSURE, 'scarce': SCARCE}
+ISOLATED = {'pressure': PRESSURE, 'scarce': SCARCE, 'keys': KEYS}
+
+
+def config_for(server, workload):
+    """SERVER's configuration for WORKLOAD: its family's, with the workload's own settings."""
+    return dict(ISOLATED.get(workload.family, NORMAL)[server], **workload.overrides.get(server, {}))
 NGINX_MANAGER_PERIOD = 10.0   # s: ngx_http_file_cache_expire's longest wait
 
 
@@ -186,8 +197,9 @@ class Request:
 
 
 class Workload:
-    def __init__(self, name, family, requests, paced):
+    def __init__(self, name, family, requests, paced, overrides=None):
         self.name, self.family, self.requests, self.paced = name, family, requests, paced
+        self.overrides = overrides or {}   # server -> settings that replace the family's for this workload
 
     def span(self):
         return max(r.second for r in self.requests) + 1 if not self.paced else math.ceil(self.requests[-1].at) + 1
@@ -392,6 +404,8 @@ def make_workload(seed, family, index):
         return Workload(name, family, requests, paced=True)
     if family == 'scarce':
         return scarce_workload(rng, name, family)
+    if family == 'keys':
+        return keys_workload(rng, name, family, index)
     large = family == 'large'
     urls = rng.randint(2, 4) if large else rng.randint(2, 6)
     count = rng.randint(10, 20) if large else rng.randint(10, 40)
@@ -419,6 +433,20 @@ def scarce_workload(rng, name, family):
         requests.append(Request(number, None, at, path, False, Spec(cc='max-age=600', size=size)))
         at += rng.uniform(0.03, 0.06)
     return Workload(name, family, requests, paced=True)
+
+
+def keys_workload(rng, name, family, index):
+    """nginx's keys zone (32k, 64k, 128k by turns) filled with more distinct URLs than it holds, in
+    a seeded order, then every URL again in reverse, 2 ms apart (as fast as the server answers):
+    nginx forced the oldest keys out, so the second pass hits exactly as many URLs as the zone
+    holds, then misses; Squid and Varnish (large caches) hit every one."""
+    zone, count = KEYS_ZONES[index % len(KEYS_ZONES)]
+    order = list(range(count))
+    rng.shuffle(order)
+    paths = [f'k{key}' for key in order + order[::-1]]
+    requests = [Request(number, None, number * 0.002, path, False, Spec(cc='max-age=600', size=1000))
+                for number, path in enumerate(paths)]
+    return Workload(name, family, requests, paced=True, overrides={'nginx': {'keys_zone': zone}})
 
 
 def pack(workloads, per_second):
@@ -897,7 +925,7 @@ class Harness:
         for family, workloads in plan:
             if family in ISOLATED:
                 for workload in workloads:
-                    self.run_workloads(server, family, [workload], ISOLATED[family][server], workload.name)
+                    self.run_workloads(server, family, [workload], config_for(server, workload), workload.name)
 
     def run_workloads(self, server, family, workloads, config, label):
         home = os.path.join(self.scratch, server, label)
@@ -1058,7 +1086,7 @@ class Comparison:
         on failure."""
         if self.skipped:
             return None
-        config = ISOLATED.get(workload.family, NORMAL)[server]
+        config = config_for(server, workload)
         target = os.path.join(self.out, 'compare', server, workload.name + '.disagreements.csv')
         os.makedirs(os.path.dirname(target), exist_ok=True)
         counters = os.path.join(self.out, 'compare', server, workload.name + '.report.csv')
@@ -1119,7 +1147,7 @@ def main():
         sys.exit('http_diff.py: --workloads must be at least 1')
     if args.varnish_keep < 0:
         sys.exit('http_diff.py: --varnish-keep must be at least 0')
-    for config in (NORMAL, PRESSURE, SCARCE):
+    for config in (NORMAL, PRESSURE, SCARCE, KEYS):
         config['varnish']['keep'] = args.varnish_keep
     try:
         for name in servers:
