@@ -7,7 +7,7 @@ request, whether it served from its cache; each (workload, server) becomes a Cac
 
 Usage: http_diff.py [--servers nginx,squid,varnish] [--workloads N] [--seed S] [--out DIR]
                     [--cachelab PATH] [--families LIST] [--per-second K] [--sequential] [--together]
-                    [--varnish-keep S]
+                    [--varnish-keep S] [--squid-memory-policy P]
 (`bash Scripts/http-diff.sh ...` runs it.) python3 standard library only.
 
 Families (N workloads each, default 20; seeded by (seed, family, index), so a workload does not
@@ -149,7 +149,8 @@ def preset(server, config, phase=None):
                 (f",manager-phase={round(phase * 1000)}ms" if phase is not None else ''))
     if server == 'squid':
         return (f"squid:cache-mem={byte_spec(config['cache_mem'])},"
-                f"maximum-object-size-in-memory={byte_spec(config['max_in_memory'])}")
+                f"maximum-object-size-in-memory={byte_spec(config['max_in_memory'])},"
+                f"memory-replacement-policy={config.get('policy', 'lru').lower().replace(' ', '-')}")
     # The servers run with lru_interval=0 and shortlived=0, which the preset models (its
     # not-modelled list names the defaults' effects).
     keep = config.get('keep', 0)
@@ -732,7 +733,7 @@ never_direct allow all
 http_access allow all
 cache_mem {self.config['cache_mem']}
 maximum_object_size_in_memory {self.config['max_in_memory']}
-memory_replacement_policy lru
+memory_replacement_policy {self.config.get('policy', 'lru')}
 refresh_pattern ^ftp:           1440    20%     10080
 refresh_pattern ^gopher:        1440    0%      1440
 refresh_pattern -i (/cgi-bin/|\\?) 0     0%      0
@@ -1128,6 +1129,8 @@ def main():
     parser.add_argument('--sequential', action='store_true', help='run the servers one after another')
     parser.add_argument('--varnish-keep', type=int, default=0, metavar='S',
                         help="Varnish's default_keep in seconds (default 0, as packaged); the preset's keep")
+    parser.add_argument('--squid-memory-policy', default='lru', choices=['lru', 'heap LRU', 'heap GDSF', 'heap LFUDA'],
+                        help="Squid's memory_replacement_policy (default lru, as packaged); the preset's")
     parser.add_argument('--together', action='store_true',
                         help='one server instance for every family without capacity pressure, their workloads '
                              'interleaved (distinct URLs: they cannot interact); faster for small runs')
@@ -1149,6 +1152,7 @@ def main():
         sys.exit('http_diff.py: --varnish-keep must be at least 0')
     for config in (NORMAL, PRESSURE, SCARCE, KEYS):
         config['varnish']['keep'] = args.varnish_keep
+        config['squid']['policy'] = args.squid_memory_policy
     try:
         for name in servers:
             check_installed(name)
