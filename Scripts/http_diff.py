@@ -713,6 +713,9 @@ http {{
         self.processes.append(process)
         self.manager_started = cache_manager_start(process)
         wait_for_port(process, self.port, 'nginx', [errors, os.path.join(home, 'error.log')])
+        if self.manager_started is None:
+            raise HarnessError("nginx's cache manager process did not appear within 60 s, so the preset's "
+                               f'manager-phase is unknown (log {home}/error.log)')
 
     # Squid: research-33 §5.2 (memory only), as nobody when run as root
     def start_squid(self):

@@ -60,7 +60,10 @@ extension EnginePreset {
       "a response without Date makes Squid ignore max-age (HttpReply.cc:281-315); traces that record no Date"
         + " (most logs) are taken to have Date = the request's time, as origins send it",
       "client Cache-Control (no-cache, max-age) and client conditional requests; Vary variants (one entry per URL)",
-      "heap GDSF and LFUDA tie-breaking by last reference time",
+      "heap GDSF and LFUDA tie-breaking by last reference time, and their keys (the preset ranks by its gdsf and"
+        + " lfuda policies); in a memory-only cache heap GDSF's key divides by swap_file_sz, which is 0 until an"
+        + " object is swapped out to a cache_dir (store_swapout.cc:310), so Squid ranks by size 1"
+        + " (repl/heap/store_heap_replacement.cc:98-100) where the preset divides by the object's size",
     ]
   ) { parameters in
     let memory = parameters.bytes("cache-mem")
