@@ -66,7 +66,7 @@ let package = Package(
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
-    .target(name: "Replay", dependencies: ["CacheCore", "Traces", "Engine"]),
+    .target(name: "Replay", dependencies: ["CPrefetch", "CacheCore", "Traces", "Engine"]),
     .target(
       name: "Reports",
       dependencies: [

@@ -153,6 +153,11 @@ def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Meas
     return Measured(seconds, peak, stdout + stderr)
 
 
+def strip_timing(row: dict) -> dict:
+    """A report row without the columns that depend on timing."""
+    return {k: v for k, v in row.items() if k not in ("replay_seconds", "requests_per_second", "peak_memory_bytes")}
+
+
 def report_row(path: Path) -> dict:
     with open(path, newline="") as f:
         return next(csv.DictReader(f))
@@ -401,18 +406,57 @@ class Bench:
 
     def sweep(self, stamp: Stamp) -> None:
         trace = self.zipf_trace()
-        out = self.scratch / "sweep.csv"
-        runs = [timed(self.cl("sweep", "--trace", str(trace), "--policies", "lru", "--sizes", "log:0.001:0.52:20",
-                              "--quiet", "--output", str(out))) for _ in range(self.args.repeats)]
-        label = "`lru` at 20 sizes (0.1 %–52 % of the working set), one command"
-        self.add(stamp, "sweep", label, "seconds", min(r.seconds for r in runs))
-        self.add(stamp, "sweep", label, "peak MiB", min(r.peak_mib for r in runs))
-        if self.peer_python:
-            counterpart = self.counterparts().get("lru")
-            total = 0.0
-            for row in report_rows(out):
-                total += self.peer_run(counterpart, trace, int(row["capacity"]))["seconds"]
-            self.add(stamp, "sweep", label, "libcachesim seconds (20 caches, one after another)", total)
+        cachesim = self.args.peer_cachesim
+
+        def best(sizes: str, *extra: str, repeats: int | None = None) -> tuple[Measured, Path]:
+            out = self.scratch / f"sweep-{sizes.replace(':', '_')}{'-'.join(extra)}.csv"
+            runs = [timed(self.cl("sweep", "--trace", str(trace), "--policies", "lru", "--sizes", sizes, *extra,
+                                  "--quiet", "--output", str(out))) for _ in range(repeats or self.args.repeats)]
+            return min(runs, key=lambda r: r.seconds), out
+
+        for count in (20, 100, 1000):
+            sizes = f"log:0.001:0.52:{count}"
+            label = f"`lru` at {count} sizes (0.1 %–52 % of the working set), one command"
+            run, out = best(sizes)
+            method = next((line.strip() for line in run.stdout.splitlines() if line.strip().startswith("method:")), "")
+            self.add(stamp, "sweep", label, "seconds", run.seconds)
+            self.add(stamp, "sweep", label, "peak MiB", run.peak_mib)
+            self.add(stamp, "sweep", label, "method", "stack pass" if "stack-distance" in method else "simulated")
+            if count == 20:
+                simulated, simulated_out = best(sizes, "--method", "simulate", repeats=1)
+                self.add(stamp, "sweep", label, "`--method simulate` seconds", simulated.seconds)
+                self.add(stamp, "sweep", label, "`--method simulate` peak MiB", simulated.peak_mib)
+                same = [strip_timing(r) for r in report_rows(out)] == [strip_timing(r) for r in report_rows(simulated_out)]
+                self.add(stamp, "sweep", label, "rows equal simulation's", "yes" if same else "NO")
+            if cachesim and count <= 100:
+                rows = report_rows(out)
+                peer = self.cachesim_run(cachesim, trace, [int(r["capacity"]) for r in rows])
+                self.add(stamp, "sweep", label, "cachesim seconds (2 threads)", peer["seconds"])
+                self.add(stamp, "sweep", label, "cachesim peak MiB", peer["peak_mib"])
+                self.add(stamp, "sweep", label, "× cachesim", f"{peer['seconds'] / run.seconds:.1f}×")
+                ours = [f"{float(r['miss_ratio']):.4f}" for r in rows]
+                differing = sum(1 for a, b in zip(ours, peer["miss_ratios"]) if a != b)
+                self.add(stamp, "sweep", label, "miss ratios differing from cachesim's (4 decimals)",
+                         f"{differing} of {len(ours)}")
+            if self.peer_python and count == 20:
+                counterpart = self.counterparts().get("lru")
+                total = 0.0
+                for row in report_rows(out):
+                    total += self.peer_run(counterpart, trace, int(row["capacity"]))["seconds"]
+                self.add(stamp, "sweep", label, "libcachesim package seconds (one cache after another)", total)
+
+    def cachesim_run(self, cachesim: str, trace: Path, capacities: list[int]) -> dict:
+        """libCacheSim's `cachesim` at `capacities` (absolute bytes, so it makes no working-set
+        pass) on 2 threads, in a scratch folder (it writes result/ there): wall time, peak
+        memory and its miss ratios in the order given."""
+        folder = Path(tempfile.mkdtemp(prefix="cachesim-", dir=self.scratch))
+        took = timed([cachesim, str(trace), "oracleGeneral", "lru", ",".join(map(str, capacities)),
+                      "--num-thread", "2"], cwd=folder)
+        ratios = [line.split("miss ratio ")[1].split(",")[0] for line in took.stdout.splitlines()
+                  if "cache size" in line and "byte miss ratio" in line]
+        if len(ratios) != len(capacities):
+            sys.exit(f"benchmarks: cachesim printed {len(ratios)} results for {len(capacities)} sizes:\n{took.stdout[-2000:]}")
+        return {"seconds": took.seconds, "peak_mib": took.peak_mib, "miss_ratios": ratios}
 
     # -- the libcachesim package ------------------------------------------------------------
 
@@ -558,8 +602,12 @@ NOTES = {
     "--sizes 1KiB..1MiB` (the trace's object sizes) run just before, release build; `--repeats` rounds (default 3) of "
     "calibration and replays: the disk hits' p50 and p90 as measured and as modelled (medians over the rounds), the "
     "modelled figure's difference from the measured one, and every round's pair.",
-    "sweep": "One `cachelab sweep` of LRU at 20 log-spaced sizes (all caches in one pass over the trace) on the "
-    "policies' trace; with `--peer`, the package's C loop for the same 20 capacities, one after another.",
+    "sweep": "`cachelab sweep` of LRU at 20, 100 and 1000 log-spaced sizes on the policies' trace (after the working-set "
+    "pre-pass, one LRU stack-distance pass serves every size; see [sweep](commands/sweep.md)), and at 20 sizes with "
+    "`--method simulate` (one cache per size, all in one pass over the trace, on every core), whose rows must be equal. "
+    "With `--peer-cachesim`, libCacheSim's `cachesim` at the same absolute capacities with `--num-thread 2` (whole "
+    "process, reading included) and its miss ratios (printed to 4 decimals) against ours; with `--peer-python`, the "
+    "package's C loop for the 20 capacities, one after another.",
 }
 
 
@@ -695,6 +743,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=10_000_000,
                         help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
     parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
+    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the sweep section runs it at the same sizes")
     parser.add_argument("--peer-python", help="a Python with libcachesim 0.3.5 installed (e.g. .venv-peer/bin/python)")
     parser.add_argument("--render-only", action="store_true", help="rewrite benchmarks.md from benchmarks.csv")
     parser.add_argument("--check", action="store_true",

@@ -188,3 +188,4 @@ struct EngineOptions: ParsableArguments {
 
 extension WritePolicy: ChoiceOption {}
 extension Promotion: ChoiceOption {}
+extension ReplayMethod: ChoiceOption {}

@@ -52,6 +52,12 @@ struct ReplayOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "How LRU curves are made: 'stack' measures every request's LRU stack distance in one pass, which gives the exact misses at every size at once; 'simulate' runs one cache per size; 'automatic' uses the pass for an LRU at 4 sizes or more wherever the pre-pass shows it exact (no puts or deletes; in byte mode no size change, and sizes at least the largest object). Rows are the same either way; the header says which method made each curve. \(ReplayMethod.valuesAndDefault(.automatic))",
+      valueName: "method"))
+  var method: ReplayMethod?
+
+  @Option(
+    help: ArgumentHelp(
       "Admission policies in front of every --policies cache, as NAME[:k=v,...] separated by commas like --policies ('none': no admission; see 'cachelab admissions'). Each policy runs once per admission policy at every size, in the same pass; the 'admission' column names it. Engine tiers take ',admission=NAME[:k=v]' after their size.",
       valueName: "list"))
   var admission: String?
@@ -277,6 +283,7 @@ struct ReplayOptions: ParsableArguments {
       shard: try resolvedShard())
     configuration.slice = try sampleSlice()
     configuration.timeToLive = try ttl.map { try TimeToLive(parsing: $0) }
+    configuration.method = method ?? .automatic
     if configuration.timeToLive != nil, parsedPolicies.isEmpty {
       throw ConfigurationError(
         .invalidValue, "--ttl applies to --policies caches; presets and tiers follow their own expiry rules")

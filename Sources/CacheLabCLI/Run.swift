@@ -94,6 +94,7 @@ struct Run: ParsableCommand {
     if let shard = configuration.shard { line += ", shard \(shard)" }
     line += ", \(Decimal.fixed(result.wallSeconds, 2)) s"
     if let notes = result.traceNotes { line += "\n  read: " + notes }
+    if let method = result.methodNote { line += "\n  method: " + method }
     return line
   }
 }

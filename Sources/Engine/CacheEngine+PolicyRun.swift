@@ -31,19 +31,7 @@ extension CacheEngine {
 
   /// A plain policy run's counters as an engine reports them: every hit is a memory hit, and
   /// nothing else is modelled. O(1).
-  var policyRunStats: EngineStats {
-    let counted = memory.simulation.counters
-    var stats = EngineStats.withoutLatency
-    stats.requests = counted.requests
-    stats.requestBytes = counted.requestBytes
-    stats.memoryHits = counted.requests - counted.misses
-    stats.hitBytes = counted.requestBytes - counted.missBytes
-    stats.memoryEvictions = counted.evictions
-    stats.rejected = counted.rejected
-    stats.expired = counted.expired
-    stats.declined = counted.declined
-    return stats
-  }
+  var policyRunStats: EngineStats { EngineStats(policyRun: memory.simulation.counters) }
 
   /// Counted misses and their bytes since the last reset, without building ``stats``. O(1).
   public var missCounts: (misses: Int64, bytes: Int64) {
@@ -80,5 +68,21 @@ extension CacheEngine {
     }
     if attributes != RequestAttributes() { batch.attributesForWriting()[0] = attributes }
     memory.simulation.replay(batch, range: 0..<range.count)
+  }
+}
+
+extension EngineStats {
+  /// A plain policy run's `counted` counters as an engine reports them: every hit is a memory
+  /// hit, and nothing else is modelled. O(1).
+  public init(policyRun counted: MissCounters) {
+    self = .withoutLatency
+    requests = counted.requests
+    requestBytes = counted.requestBytes
+    memoryHits = counted.requests - counted.misses
+    hitBytes = counted.requestBytes - counted.missBytes
+    memoryEvictions = counted.evictions
+    rejected = counted.rejected
+    expired = counted.expired
+    declined = counted.declined
   }
 }

@@ -42,13 +42,36 @@ extension Replayer {
       }
       return engine
     }
-    // The policy runs (the first engines), then the configured engines.
+    // Each stack pass's final counts, once; then the policy runs in grid order, then the
+    // configured engines.
+    var passCounts: [Int: [(counters: MissCounters, objects: Int, peakObjects: Int)]] = [:]
+    for (index, target) in targets.enumerated() {
+      guard let pass = Self.stackPass(target) else { continue }
+      if let change = pass.traceChange {
+        throw .trace(TraceError(.io, path: config.tracePath, "the trace changed while being read: \(change)"))
+      }
+      if config.verifyInvariants, let violation = pass.checkInvariants() {
+        throw .invariant(policy: caches.targetLabels[index], capacity: 0, InvariantViolation(violation))
+      }
+      passCounts[index] = pass.finalCounts()
+    }
     var results: [CacheResult] = []
+    var simulated = 0
     for (index, cell) in cells.enumerated() {
-      let engine = try checked(engines[index], cell.policy.description, capacity: cell.capacity)
-      var stats = engine.stats
+      let source = caches.sources[index]
+      var stats: EngineStats
+      let engine: CacheEngine?
+      if let counts = passCounts[source.target]?[source.cache] {
+        engine = nil
+        stats = EngineStats(policyRun: counts.counters)
+      } else {
+        let checkedEngine = try checked(engines[simulated], cell.policy.description, capacity: cell.capacity)
+        simulated += 1
+        engine = checkedEngine
+        stats = checkedEngine.stats
+      }
       if sampled {
-        let own = targets[index] as? SubsampledTarget
+        let own = targets[source.target] as? SubsampledTarget
         let requestScale = sourceRequests / Double(max(own?.keptRequests ?? replayed, 1))
         let missScale = 1 / cell.rate
         let (misses, missBytes) = (stats.misses, stats.missBytes)
@@ -61,26 +84,46 @@ extension Replayer {
         stats.expired = scaled(stats.expired, missScale)
         stats.declined = min(stats.requests, scaled(stats.declined, missScale))
       }
-      results.append(
-        CacheResult(
-          policyRun: engine, stats: stats, policy: cell.policy, capacitySpec: cell.capacitySpec,
-          capacity: cell.capacity, seconds: clock.seconds(of: index), cell: cell.cell, sampleRate: cell.rate))
+      let seconds = clock.seconds(of: source.target) / Double(Self.stackPass(targets[source.target])?.cacheCount ?? 1)
+      if let engine {
+        results.append(
+          CacheResult(
+            policyRun: engine, stats: stats, policy: cell.policy, capacitySpec: cell.capacitySpec,
+            capacity: cell.capacity, seconds: seconds, cell: cell.cell, sampleRate: cell.rate))
+      } else if let counts = passCounts[source.target]?[source.cache] {
+        let structureBytes = cell.policy.entry.descriptor.lruStack?.structureBytes(cell.capacity, counts.peakObjects)
+        let tier = TierConfiguration(
+          policy: cell.policy, capacity: cell.capacity, unit: config.ignoreSize ? .count : .bytes)
+        results.append(
+          CacheResult(
+            policyRun: .policyRun(tier), policy: cell.policy, capacity: cell.capacity, stats: stats,
+            memoryObjects: counts.objects, structureBytes: Int64(structureBytes ?? 0), capacitySpec: cell.capacitySpec,
+            seconds: seconds, cell: cell.cell, sampleRate: cell.rate))
+      }
     }
     for (offset, entry) in engineCells.enumerated() {
-      let index = cells.count + offset
+      let index = simulated + offset
+      let target = caches.sources[cells.count + offset].target
       let engine = try checked(engines[index], entry.labeled.label, capacity: 0)
       results.append(
         CacheResult(
           engine, label: entry.labeled.label, configuration: entry.labeled.configuration,
-          seconds: clock.seconds(of: index), cell: entry.cell, sampleRate: config.slice.sampleRate))
+          seconds: clock.seconds(of: target), cell: entry.cell, sampleRate: config.slice.sampleRate))
     }
     var result = RunResult(
-      configuration: config, summary: summary, replayedRequests: replayed, otherRows: tally.otherRows,
+      configuration: config, summary: plan.summaryIsPrivate ? nil : summary, replayedRequests: replayed,
+      otherRows: tally.otherRows,
       warmupRequests: tally.warmupRequests, caches: results, wallSeconds: tally.wallSeconds,
       windows: tally.windows?.records ?? [])
     result.peakMemoryBytes = Self.peakResidentBytes()
     result.traceNotes = tally.traceNotes
     result.observed = tally.observed
+    result.methodNote = caches.methodNote
     return result
+  }
+
+  /// The stack pass a target is, directly or through its sample.
+  static func stackPass(_ target: any ReplayTarget) -> StackCurveTarget? {
+    (target as? StackCurveTarget) ?? ((target as? SubsampledTarget)?.inner as? StackCurveTarget)
   }
 }

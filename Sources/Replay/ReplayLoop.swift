@@ -29,11 +29,9 @@ extension Replayer {
     let nextAccess = plan.nextAccess
     let (warmupLimit, total) = (plan.warmupLimit, plan.total)
     let (targets, sampleGroups) = (caches.targets, caches.sampleGroups)
-    let (cells, engineCells) = (caches.cells, caches.engineCells)
     let clock = SimulationClock(count: targets.count)
     #if CACHELAB_INJECT_SLOWDOWN
-      clock.injected = InjectedSlowdown.fractions(
-        labels: cells.map(\.policy.label) + engineCells.map(\.labeled.label))
+      clock.injected = InjectedSlowdown.fractions(labels: caches.targetLabels)
     #endif
     var windows = config.window.map(WindowTracker.init)
     var replayed: Int64 = 0
@@ -92,15 +90,13 @@ extension Replayer {
             if !range.isEmpty { target.replay(batch, range: range) }
           }
         }
-        windows?.finish(segment, misses: targets.map(\.misses), missBytes: targets.map(\.missBytes)) {
-          targets.map { $0.closeWindowLatencies() }
+        if windows != nil {
+          let counts = caches.missCounts()
+          windows?.finish(segment, misses: counts.misses, missBytes: counts.bytes) { caches.closeWindowLatencies() }
         }
       }
       for (index, target) in targets.enumerated() {
-        if let failure = target.failure {
-          let label = index < cells.count ? cells[index].policy.label : engineCells[index - cells.count].labeled.label
-          throw .engine(label: label, failure)
-        }
+        if let failure = target.failure { throw .engine(label: caches.targetLabels[index], failure) }
       }
       batch.withRequests { requests in
         for index in 0..<count where requests[index].operation != .get { otherRows += 1 }
@@ -113,9 +109,8 @@ extension Replayer {
       for target in targets { target.resetCounters() }
     }
     if windows != nil {
-      windows?.closeLast(
-        misses: targets.map(\.misses), missBytes: targets.map(\.missBytes),
-        latencies: targets.map { $0.closeWindowLatencies() })
+      let counts = caches.missCounts()
+      windows?.closeLast(misses: counts.misses, missBytes: counts.bytes, latencies: caches.closeWindowLatencies())
     }
     let wallSeconds = Double(Stopwatch.nanoseconds() - started) / 1e9
     return ReplayTally(

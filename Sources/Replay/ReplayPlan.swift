@@ -7,6 +7,9 @@ import Traces
 struct ReplayPlan {
   var reader: any TraceReader
   var summary: TraceSummary?
+  /// Whether the summary was measured only to check the stack pass (results then show none,
+  /// so that rows are the same whichever method made them).
+  var summaryIsPrivate = false
   var nextAccess: NextAccessIndex?
   /// Per configured size: the capacity (scaled by its rate when sampling) and that rate.
   var capacities: [(capacity: Int64, rate: Double)]
@@ -33,10 +36,11 @@ extension Replayer {
       try Self.check(timeToLive, fits: reader.traits, path: config.tracePath)
     }
 
-    let needsSummary =
+    let resultsNeedSummary =
       config.capacities.contains(where: \.needsWorkingSet)
       || config.engines.contains(where: \.configuration.needsWorkingSet)
       || (config.warmup.needsRequestCount && reader.knownRequestCount == nil)
+    let needsSummary = resultsNeedSummary || (wantsStackPass && config.tracePath != "-")
     let needsNextAccess =
       config.policies.contains(where: \.entry.descriptor.needsNextAccess)
       && (!reader.traits.hasNextAccess || !config.slice.isWhole)
@@ -64,7 +68,7 @@ extension Replayer {
 
     // Each cache's sampling rate (raised by the floor for small ones) and scaled capacity; the
     // pass samples at the highest rate and sparser caches filter for themselves.
-    let resolved = try resolveCapacities(summary: summary)
+    let resolved = try resolveCapacities(summary: resultsNeedSummary ? summary : nil)
     let streamRate = resolved.map(\.rate).max().map { max($0, config.slice.sampleRate) } ?? config.slice.sampleRate
     if streamRate != config.slice.sampleRate { reader = try open(rate: streamRate) }
 
@@ -91,8 +95,8 @@ extension Replayer {
       return Int64((Double(total) * fraction).rounded(.down))
     }()
     return ReplayPlan(
-      reader: reader, summary: summary, nextAccess: nextAccess, capacities: resolved, streamRate: streamRate,
-      total: total, warmupLimit: warmupLimit)
+      reader: reader, summary: summary, summaryIsPrivate: !resultsNeedSummary, nextAccess: nextAccess,
+      capacities: resolved, streamRate: streamRate, total: total, warmupLimit: warmupLimit)
   }
 
   /// How many requests `reader` delivers (reading it to the end).

@@ -1,15 +1,13 @@
 import CacheCore
 import Engine
 
-/// Something the replayer feeds batch by batch: an engine, or an engine's sample of the pass.
-/// Used by one thread at a time.
+/// Something the replayer feeds batch by batch: an engine, an engine's sample of the pass, or
+/// the one pass that serves LRU at many sizes. Used by one thread at a time.
 protocol ReplayTarget: AnyObject, Sendable {
   func replay(_ batch: RequestBatch, range: Range<Int>)
   func resetCounters()
-  /// Counted misses so far (since the last reset).
-  var misses: Int64 { get }
-  /// Bytes of the counted misses so far.
-  var missBytes: Int64 { get }
+  /// Each of its caches' counted misses and their bytes so far (since the last reset).
+  var missCounts: [(misses: Int64, bytes: Int64)] { get }
   /// The error that stopped the target, if any (checked after each batch).
   var failure: EngineError? { get }
   /// The `LatencyFigure.windowed` figures of the window ending now (nil: the target
@@ -45,6 +43,5 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
     engine.isPolicyRun ? nil : windows.close(engine.stats)
   }
 
-  var misses: Int64 { engine.missCounts.misses }
-  var missBytes: Int64 { engine.missCounts.bytes }
+  var missCounts: [(misses: Int64, bytes: Int64)] { [engine.missCounts] }
 }

@@ -52,6 +52,9 @@ public struct RunConfiguration: Sendable {
   public var slice = TraceSlice()
   /// `--ttl`: policy caches expire objects by this rule (nil: never; engines keep their own rules).
   public var timeToLive: TimeToLive?
+  /// How LRU curves are made: one stack-distance pass or one simulation per size (the rows
+  /// are the same either way).
+  public var method = ReplayMethod.automatic
 
   public init(
     tracePath: String, trace: TraceSpec, policies: [PolicySpec], capacities: [CapacitySpec],

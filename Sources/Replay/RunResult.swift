@@ -118,6 +118,9 @@ public struct RunResult: Sendable {
   public var traceNotes: String?
   /// What the trace's records say the real caches did (HTTP logs and captures).
   public var observed = ObservedTraffic()
+  /// How the LRU curves were made (`lru at 100 sizes by one stack-distance pass; ...`), or
+  /// nil when no LRU ran at enough sizes for it to matter (``ReplayMethod``).
+  public var methodNote: String?
 
   /// Hit ratios of cache `index` (in ``caches``) per window.
   public func windowHitRatios(_ index: Int) -> [Double] { windows.map { $0.hitRatio(index) } }
@@ -135,20 +138,33 @@ extension CacheResult {
     policyRun engine: CacheEngine, stats: EngineStats, policy: PolicySpec, capacitySpec: CapacitySpec, capacity: Int64,
     seconds: Double, cell: Int, sampleRate: Double
   ) {
+    self.init(
+      policyRun: engine.configuration, policy: policy, capacity: capacity, stats: stats,
+      memoryObjects: engine.memoryObjects, structureBytes: engine.structureBytes, capacitySpec: capacitySpec,
+      seconds: seconds, cell: cell, sampleRate: sampleRate)
+  }
+
+  /// The result of the policy run `configuration` of `policy` at `capacity`, with the counters,
+  /// objects held and structure bytes it had (a simulation's, or one stack pass's for many sizes).
+  init(
+    policyRun configuration: EngineConfiguration, policy: PolicySpec, capacity: Int64, stats: EngineStats,
+    memoryObjects: Int, structureBytes: Int64, capacitySpec: CapacitySpec, seconds: Double, cell: Int,
+    sampleRate: Double
+  ) {
     name = policy.name
     label = policy.label
     // `k=v;k=v`: semicolons, so that the list stays one cell in a CSV.
     parameterSummary = String(policy.parameters.description.map { $0 == "," ? ";" : $0 })
-    configuration = engine.configuration
+    self.configuration = configuration
     capacityDescription = capacitySpec.description
     capacityIsRelative = capacitySpec.needsWorkingSet
     capacityLimit = capacity
     admission = policy.admission?.csvValue ?? ""
     isRandomized = policy.entry.descriptor.isRandomized
     self.stats = stats
-    memoryObjects = engine.memoryObjects
+    self.memoryObjects = memoryObjects
     diskObjects = 0
-    structureBytes = engine.structureBytes
+    self.structureBytes = structureBytes
     replaySeconds = seconds
     self.cell = cell
     self.sampleRate = sampleRate

@@ -72,7 +72,6 @@ final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
   func resetCounters() { inner.resetCounters() }
   func closeWindowLatencies() -> [Double?]? { inner.closeWindowLatencies() }
 
-  var misses: Int64 { inner.misses }
-  var missBytes: Int64 { inner.missBytes }
+  var missCounts: [(misses: Int64, bytes: Int64)] { inner.missCounts }
   var failure: EngineError? { inner.failure }
 }

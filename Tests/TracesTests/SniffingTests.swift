@@ -6,16 +6,7 @@ import Traces
 
 /// Format inference without `--format`: by name, else by content, for every shared trace.
 @Suite struct SniffingTests {
-  static let shared: [(String, String)] =
-    [
-      ("adaptsize/request.trace", "id-size"), ("cache2k/web07.trace", "int32-be"), ("cache2k/web12.trace", "int32-be"),
-      ("cachelib/kv_traces_1.csv", "cachelib"), ("cachelib/kv_traces_2.csv", "cachelib"),
-      ("corda/trace_vaultservice.trace", "int64-be"), ("libcachesim/cloudPhysicsIO.csv", "csv"),
-      ("libcachesim/cloudPhysicsIO.oracleGeneral.bin", "oracle-general"), ("libcachesim/cloudPhysicsIO.txt", "txt"),
-      ("libcachesim/cloudPhysicsIO.vscsi", "vscsi"), ("scarab/scarab-recs.trace", "int64-be"),
-    ]
-    + ["2_pools", "backf", "cpp", "cs", "gli", "loop", "multi1", "multi2", "multi3", "ps", "scan", "sprite", "zigzag"]
-    .map { ("lirs/\($0).trace", "txt") }
+  static let shared = SharedTraces.all
 
   @Test(arguments: shared)
   func everySharedTraceIsRecognised(trace: String, format: String) throws {

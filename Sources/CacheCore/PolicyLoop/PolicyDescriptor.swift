@@ -22,12 +22,15 @@ public struct PolicyDescriptor: Sendable {
   public var insertsBeforeTrimming: Bool
   /// libCacheSim's counterparts, or why there is none (`Scripts/peer_diff.py` compares them).
   public var libCacheSim: LibCacheSimMapping
+  /// Set when the policy is exactly LRU, so one stack-distance pass gives its misses at every
+  /// size (``LRUStackCurve``); nil for every other policy.
+  public var lruStack: LRUStackCurve?
 
   public init(
     name: String, aliases: [String] = [], summary: String, origin: String,
     parameters: [ParameterSpec] = [], memoryPerObject: String,
     isRandomized: Bool = false, needsNextAccess: Bool = false, insertsBeforeTrimming: Bool = false,
-    libCacheSim: LibCacheSimMapping
+    libCacheSim: LibCacheSimMapping, lruStack: LRUStackCurve? = nil
   ) {
     self.name = name
     self.aliases = aliases
@@ -39,5 +42,6 @@ public struct PolicyDescriptor: Sendable {
     self.needsNextAccess = needsNextAccess
     self.insertsBeforeTrimming = insertsBeforeTrimming
     self.libCacheSim = libCacheSim
+    self.lruStack = lruStack
   }
 }

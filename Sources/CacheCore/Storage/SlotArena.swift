@@ -83,6 +83,18 @@ public struct SlotArena<Extra>: ~Copyable {
     Int(nodeCapacity) * MemoryLayout<SlotNode<Extra>>.stride + bucketCount * 4
   }
 
+  /// The ``memoryFootprint`` of an arena created with `initialCapacity` once at most
+  /// `peakLiveCount` entries were live at a time (it grows only then, and never shrinks). O(log).
+  public static func footprint(initialCapacity: Int, peakLiveCount: Int) -> Int {
+    let start = max(16, min(initialCapacity, Int(Int32.max / 2)))
+    var nodes = start
+    while nodes < peakLiveCount { nodes *= 2 }
+    var buckets = 16
+    while buckets < start { buckets *= 2 }
+    while buckets < peakLiveCount { buckets *= 2 }
+    return nodes * MemoryLayout<SlotNode<Extra>>.stride + buckets * 4
+  }
+
   @inlinable @inline(__always)
   func bucket(of key: UInt64) -> Int {
     Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> bucketShift)

@@ -13,7 +13,10 @@ public struct LRU: SingleQueuePolicy, ~Copyable {
     memoryPerObject: "36 B (32 B node + 4 B bucket)",
     libCacheSim: .counterparts([
       LibCacheSimCounterpart(constructor: "LRU_init", reference: LibCacheSimReference("lru"))
-    ]))
+    ]),
+    lruStack: LRUStackCurve { capacity, peakObjects in
+      SlotArena<Void>.footprint(initialCapacity: initialSlotCapacity(for: capacity), peakLiveCount: peakObjects)
+    })
 
   @usableFromInline var arena: SlotArena<Void>
   @usableFromInline var queue = SlotList()
