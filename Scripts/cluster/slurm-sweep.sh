@@ -3,6 +3,9 @@
 # reading its shard from SLURM_ARRAY_TASK_ID/COUNT (--shard auto); a dependent job merges.
 #   sbatch --export=ALL,TRACE=/data/cdn.oracleGeneral.zst,OUT=$PWD/out Scripts/cluster/slurm-sweep.sh
 #   sbatch --dependency=afterok:<job id> --wrap "cachelab merge $PWD/out/shard-*.csv --output $PWD/sweep.csv"
+# POLICIES and SIZES hold commas, which --export=NAME=VALUE splits at: set them in the
+# environment instead (POLICIES=lru,arc SIZES=log:0.001:0.5:20 sbatch --export=ALL,TRACE=... ...).
+# Checked on a real single-node Slurm by Scripts/cluster/slurm-check.sh.
 #SBATCH --job-name=cachelab-sweep
 #SBATCH --array=0-7
 #SBATCH --cpus-per-task=4
