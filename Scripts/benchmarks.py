@@ -410,8 +410,9 @@ class Bench:
 
         def best(sizes: str, *extra: str, repeats: int | None = None) -> tuple[Measured, Path]:
             out = self.scratch / f"sweep-{sizes.replace(':', '_')}{'-'.join(extra)}.csv"
+            # Not --quiet: the header's `method:` line says how the curve was made.
             runs = [timed(self.cl("sweep", "--trace", str(trace), "--policies", "lru", "--sizes", sizes, *extra,
-                                  "--quiet", "--output", str(out))) for _ in range(repeats or self.args.repeats)]
+                                  "--output", str(out))) for _ in range(repeats or self.args.repeats)]
             return min(runs, key=lambda r: r.seconds), out
 
         for count in (20, 100, 1000):
@@ -743,7 +744,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=10_000_000,
                         help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
     parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
-    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the sweep section runs it at the same sizes")
+    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the sweep section runs it at the same sizes "
+                        "(CACHESIM_BUILD names its build in the stamp, e.g. \"libCacheSim aa0fc40, CMake Release\")")
     parser.add_argument("--peer-python", help="a Python with libcachesim 0.3.5 installed (e.g. .venv-peer/bin/python)")
     parser.add_argument("--render-only", action="store_true", help="rewrite benchmarks.md from benchmarks.csv")
     parser.add_argument("--check", action="store_true",
@@ -782,6 +784,8 @@ def main() -> int:
                     print(f"benchmarks: {args.peer_python} has no libcachesim package", file=sys.stderr)
                     return 64
                 tools += f", libcachesim {version}"
+            if args.peer_cachesim:
+                tools += f", libCacheSim cachesim ({os.environ.get('CACHESIM_BUILD', 'built from source')})"
             for section in SECTIONS:
                 if section not in sections:
                     continue
