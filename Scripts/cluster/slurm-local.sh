@@ -3,9 +3,11 @@
 # scheduler: Debian's slurm-wlm and munge (installed when missing), slurmctld + slurmd on
 # 127.0.0.1, no systemd needed, run as root. /etc/slurm is left alone: the configuration lives
 # in $SLURM_LOCAL (default ${TMPDIR:-/tmp}/cachelab-slurm) and clients read it through SLURM_CONF.
-#   bash Scripts/cluster/slurm-local.sh start   # prints: export SLURM_CONF=...
-#   bash Scripts/cluster/slurm-local.sh stop    # cancels jobs, stops what start started
+#   bash Scripts/cluster/slurm-local.sh start    # prints: export SLURM_CONF=...
+#   bash Scripts/cluster/slurm-local.sh stop     # cancels jobs, stops what start started
+#   bash Scripts/cluster/slurm-local.sh status   # exit 0 when slurmctld and slurmd run
 # Both are idempotent: start reuses daemons that already run, stop does nothing when none do.
+# munged is stopped only when start started it (a munged that was already running stays).
 set -euo pipefail
 
 BASE=${SLURM_LOCAL:-${TMPDIR:-/tmp}/cachelab-slurm}
@@ -32,17 +34,26 @@ install_packages() {
   command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null \
     && command -v sbatch >/dev/null && return 0
   say "installing slurm-wlm and munge"
-  local attempt
+  local attempt updated=0
   for ((attempt = 0; attempt < 60; attempt++)); do
     if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge \
       >"$BASE/apt.log" 2>&1; then
       return 0
     fi
-    # Another apt or dpkg holds the lock: wait for it (up to 10 minutes).
-    grep -qiE 'lock|dpkg was interrupted' "$BASE/apt.log" || { cat "$BASE/apt.log" >&2; exit 1; }
-    sleep 10
+    if grep -qiE 'could not get lock|dpkg was interrupted|lock-frontend' "$BASE/apt.log"; then
+      # Another apt or dpkg holds the lock: wait for it (up to 10 minutes in all).
+      sleep 10
+    elif [ "$updated" = 0 ]; then
+      # A fresh machine has no package lists yet ("Unable to locate package"): fetch them once.
+      updated=1
+      apt-get update >>"$BASE/apt.log" 2>&1 || true
+    else
+      cat "$BASE/apt.log" >&2
+      say "apt-get install slurm-wlm munge failed (log above)"
+      exit 1
+    fi
   done
-  say "apt-get could not get the dpkg lock"
+  say "apt-get could not get the dpkg lock in 10 minutes"
   exit 1
 }
 
@@ -111,8 +122,12 @@ EOF
   mv "$SLURM_CONF.new" "$SLURM_CONF"
 }
 
+need_root() {
+  [ "$(id -u)" = 0 ] || { say "must run as root (it starts and stops munged, slurmctld and slurmd)"; exit 1; }
+}
+
 start() {
-  [ "$(id -u)" = 0 ] || { say "must run as root (it starts munged and slurmd)"; exit 1; }
+  need_root
   mkdir -p "$STATE/ctld" "$STATE/d" "$LOG"
   install_packages
   start_munge
@@ -139,6 +154,7 @@ start() {
 }
 
 stop() {
+  need_root
   if [ -f "$SLURM_CONF" ] && alive "$STATE/slurmctld.pid"; then
     scancel --full --quiet --user=root 2>/dev/null || true
     scontrol shutdown >/dev/null 2>&1 || true
@@ -155,11 +171,25 @@ stop() {
   say "stopped"
 }
 
+# Both daemons of this folder's cluster run (by their pid files) and the controller answers.
+status() {
+  alive "$STATE/slurmctld.pid" && alive "$STATE/slurmd.pid" && [ -f "$SLURM_CONF" ] \
+    && scontrol ping >/dev/null 2>&1
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
+  status)
+    if status; then
+      say "running (SLURM_CONF=$SLURM_CONF)"
+    else
+      say "not running"
+      exit 1
+    fi
+    ;;
   *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|stop|status" >&2
     exit 64
     ;;
 esac
