@@ -77,17 +77,8 @@ struct LRUStack: ~Copyable {
     tree.deallocate()
   }
 
-  /// Distinct objects in the stack.
-  var count: Int { arena.count }
-
   /// The peak trackers so far.
   var trackers: [PeakTracker] { Array(UnsafeBufferPointer(start: trackerSlots, count: trackerCount)) }
-
-  /// Bytes this structure holds. O(1).
-  var memoryFootprint: Int {
-    arena.memoryFootprint + positionCapacity * 12 + positionCapacity / 8 + (positionCapacity >> Self.groupShift) * 8
-      + (positionCapacity >> Self.blockShift) * 8
-  }
 
   /// Starts loading what the access of `key` will touch, in three stages a few requests
   /// apart: its hash bucket (1), its node (2), and the sizes and sums at its position (3).
