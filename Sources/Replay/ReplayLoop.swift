@@ -43,7 +43,10 @@ extension Replayer {
     let started = Stopwatch.nanoseconds()
     var timeOrder = config.dependsOnTime && reader.traits.hasTime ? TimeOrder() : nil
 
-    while try read(reader, into: batch) {
+    // Fixed-size records are decoded a few batches ahead on another thread.
+    let feed = BatchFeed(reader, batch: batch)
+    defer { feed.stop() }
+    while let batch = try next(feed) {
       if config.ignoreSize { batch.setAllSizesToOne() }
       if timeOrder != nil {
         do throws(TraceError) {
@@ -105,6 +108,7 @@ extension Replayer {
       replayed += Int64(count)
       progress?(replayed, total)
     }
+    feed.stop()  // the reader is the caller's again
     if !warmupEnded {
       for target in targets { target.resetCounters() }
     }

@@ -87,6 +87,14 @@ public struct Replayer: Sendable {
     }
   }
 
+  func next(_ feed: BatchFeed) throws(ReplayError) -> RequestBatch? {
+    do throws(TraceError) {
+      return try feed.next()
+    } catch {
+      throw .trace(error)
+    }
+  }
+
   func read(_ reader: any TraceReader, into batch: RequestBatch) throws(ReplayError) -> Bool {
     do throws(TraceError) {
       return try reader.read(into: batch)

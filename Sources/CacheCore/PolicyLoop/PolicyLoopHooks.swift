@@ -67,7 +67,8 @@ public protocol PolicyLoopHooks: ~Copyable {
   ) -> (outcome: Outcome, slot: Int32)
 
   /// Hints that `key` will be looked up soon: stage 1 loads its hash bucket, stage 2 (a few
-  /// requests later) the entry the bucket points to. Optional; the default does nothing.
+  /// requests later) the entry the bucket points to, stage 3 (later still) what a hit on it
+  /// will touch next. Optional; the default does nothing.
   func prefetch(_ key: UInt64, stage: Int)
 }
 
@@ -198,7 +199,9 @@ extension EvictionPolicy where Self: ~Copyable {
     var rejected = counters.rejected
     let end = range.upperBound
     for index in range {
-      if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 1) }
+      if index &+ 16 < end { prefetch(requests[index &+ 16].key, stage: 1) }
+      if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 2) }
+      if index &+ 4 < end { prefetch(requests[index &+ 4].key, stage: 3) }
       let request = requests[index]
       if request.operation != .get {
         replayNonGet(request, collecting: &victims, admission: admission)

@@ -113,11 +113,15 @@ public struct SlotArena<Extra>: ~Copyable {
   }
 
   /// Stores a new entry (the key must be absent) and returns its slot; the entry is in no list.
+  ///
+  /// The entry goes to the end of its hash chain, so chains run from old to new: the entry a
+  /// queue evicts (usually its oldest) then heads its chain and leaves without a walk, and
+  /// the walk here is over nodes the failed lookup before it has just loaded.
   @inlinable @inline(__always)
   public mutating func insert(key: UInt64, size: Int64, extra: Extra) -> Int32 {
     if liveCount >= bucketCount { growBuckets() }
     let b = bucket(of: key)
-    let fresh = SlotNode(key: key, size: size, chain: buckets[b], extra: extra)
+    let fresh = SlotNode(key: key, size: size, chain: -1, extra: extra)
     let slot: Int32
     if freeHead >= 0 {
       slot = freeHead
@@ -129,7 +133,13 @@ public struct SlotArena<Extra>: ~Copyable {
       highWater += 1
       (nodes + Int(slot)).initialize(to: fresh)
     }
-    buckets[b] = slot
+    var last = buckets[b]
+    if last < 0 {
+      buckets[b] = slot
+    } else {
+      while nodes[Int(last)].chain >= 0 { last = nodes[Int(last)].chain }
+      nodes[Int(last)].chain = slot
+    }
     liveCount += 1
     return slot
   }
@@ -195,15 +205,16 @@ public struct SlotArena<Extra>: ~Copyable {
     buckets.initialize(repeating: -1, count: newCount)
     bucketCount = newCount
     bucketShift -= 1
-    var slot: Int32 = 0
-    while slot < highWater {
+    // Pushing at the heads from the highest slot down leaves each chain in slot order.
+    var slot = highWater - 1
+    while slot >= 0 {
       let node = nodes + Int(slot)
       if node.pointee.chain != Self.freeMark {
         let b = bucket(of: node.pointee.key)
         node.pointee.chain = buckets[b]
         buckets[b] = slot
       }
-      slot += 1
+      slot -= 1
     }
   }
 
@@ -253,10 +264,37 @@ extension SlotArena {
     cachelab_prefetch(buckets + bucket(of: key))
   }
 
-  /// Prefetch stage 1 (the bucket) or 2 (the first node) of a lookup of `key`.
+  /// Prefetch stage 1 (the bucket) or 2 (the first node) of a lookup of `key`; other stages
+  /// do nothing (loading the second node of a chain as well costs more than it saves).
   @inlinable @inline(__always)
   public func prefetch(_ key: UInt64, stage: Int) {
-    if stage == 1 { prefetchBucket(of: key) } else { prefetchNode(of: key) }
+    if stage == 1 {
+      prefetchBucket(of: key)
+    } else if stage == 2 {
+      prefetchNode(of: key)
+    }
+  }
+
+  /// Starts loading the list neighbours of `key`'s node when it heads its bucket (stage 3,
+  /// for a policy whose hit moves the node: the bucket and node should be cached by now).
+  @inlinable @inline(__always)
+  public func prefetchNeighbours(of key: UInt64) {
+    let slot = buckets[bucket(of: key)]
+    guard slot >= 0 else { return }
+    let node = nodes + Int(slot)
+    guard node.pointee.key == key else { return }
+    if node.pointee.prev >= 0 { cachelab_prefetch(nodes + Int(node.pointee.prev)) }
+    if node.pointee.next >= 0 { cachelab_prefetch(nodes + Int(node.pointee.next)) }
+  }
+
+  /// Starts loading what evicting `slot` next will touch: its predecessor in its list and
+  /// its hash bucket (the node itself should be cached). -1 does nothing.
+  @inlinable @inline(__always)
+  public func prefetchEviction(of slot: Int32) {
+    guard slot >= 0 else { return }
+    let node = nodes + Int(slot)
+    cachelab_prefetch(buckets + bucket(of: node.pointee.key))
+    if node.pointee.prev >= 0 { cachelab_prefetch(nodes + Int(node.pointee.prev)) }
   }
 
   /// Starts loading the first node of `key`'s bucket (stage 2; the bucket should be cached).

@@ -36,4 +36,10 @@ public struct LRU: SingleQueuePolicy, ~Copyable {
 
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { arena.moveToFront(slot, in: &queue) }
+
+  /// The arena's stages, and at stage 3 the neighbours a hit's move will relink.
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) {
+    if stage == 3 { arena.prefetchNeighbours(of: key) } else { arena.prefetch(key, stage: stage) }
+  }
 }

@@ -50,6 +50,9 @@ public struct Sieve: SingleQueuePolicy, ~Copyable {
     }
     hand = arena[slot].prev
     victims.record(arena.evict(slot, from: &queue))
+    // The hand's node is cached (the unlink wrote it); start loading what the next sweep
+    // reads first: the node after it and its bucket, should it be the victim.
+    arena.prefetchEviction(of: hand)
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? {

@@ -94,10 +94,16 @@ extension SingleQueuePolicy where Self: ~Copyable {
     }
   }
 
-  /// Evicts the tail: the oldest insertion (or, in LRU order, the least recently used).
+  /// Evicts the tail: the oldest insertion (or, in LRU order, the least recently used), and
+  /// starts loading what evicting the next tail will touch.
   @inlinable @inline(__always)
   public mutating func evict<Sink: VictimSink>(collecting victims: inout Sink) {
-    victims.record(updateQueue { arena, queue in arena.evict(queue.tail, from: &queue) })
+    victims.record(
+      updateQueue { arena, queue in
+        let victim = arena.evict(queue.tail, from: &queue)
+        arena.prefetchEviction(of: queue.tail)
+        return victim
+      })
   }
 
   @inlinable @inline(__always)
