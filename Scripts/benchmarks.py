@@ -257,30 +257,79 @@ class Bench:
         names = measure(self.cl("policies", "--names")).stdout.strip().split(",")
         if self.args.policies:
             names = [n for n in self.args.policies.split(",") if n]
-        counterparts = self.counterparts() if self.peer_python else {}
+        counterparts = self.counterparts() if (self.peer_python or self.args.peer_cachesim) else {}
+        algorithms = self.cachesim_algorithms() if self.args.peer_cachesim else {}
+        # 10 % of the working-set bytes, found once: every timed run (ours and the peers') gets
+        # the same absolute capacity, so none of them makes a working-set pass.
+        probe = self.scratch / "policy-capacity.csv"
+        measure(self.cl("run", "--trace", str(trace), "--policies", "fifo", "--sizes", "0.1", "--quiet",
+                        "--output", str(probe)))
+        capacity = report_row(probe)["capacity"]
         for name in names:
-            best_policy, best_e2e, peaks, hit, capacity = 0.0, 0.0, [], "", ""
+            best_policy, best_e2e, peaks, hit = 0.0, 0.0, [], ""
             out = self.scratch / f"policy-{name}.csv"
             for _ in range(self.args.repeats):
-                took = timed(self.cl("run", "--trace", str(trace), "--policies", name, "--sizes", "0.1", "--serial",
+                took = timed(self.cl("run", "--trace", str(trace), "--policies", name, "--sizes", capacity, "--serial",
                                      "--quiet", "--output", str(out)))
                 row = report_row(out)
                 best_policy = max(best_policy, float(row["requests_per_second"]) / 1e6)
                 best_e2e = max(best_e2e, int(row["requests"]) / took.seconds / 1e6)
                 peaks.append(took.peak_mib)
-                hit, capacity = row["hit_ratio"], row["capacity"]
+                hit = row["hit_ratio"]
             item = f"`{name}`"
             self.add(stamp, "policies", item, "hit ratio", f"{float(hit):.4f}")
             self.add(stamp, "policies", item, "replay M req/s", best_policy)
             self.add(stamp, "policies", item, "whole process M req/s", best_e2e)
             self.add(stamp, "policies", item, "peak MiB", min(peaks))
             peer = counterparts.get(name)
-            if peer:
+            if peer and self.peer_python:
                 result = self.peer_run(peer, trace, int(capacity))
                 self.add(stamp, "policies", item, "libcachesim M req/s", result["rps"] / 1e6)
                 self.add(stamp, "policies", item, "libcachesim hit ratio", f"{result['hit_ratio']:.4f}")
                 self.add(stamp, "policies", item, "whole process / libcachesim", f"{best_e2e * 1e6 / result['rps']:.1f}×")
+            algorithm = algorithms.get(peer["constructor"]) if peer else None
+            if algorithm:
+                result = self.cachesim_single(algorithm, peer["peer_parameters"], trace, int(capacity))
+                # The miss ratio checks the name mapping: a different policy is not compared.
+                agrees = result["miss_ratio"] == f"{1 - float(hit):.4f}"
+                self.add(stamp, "policies", item, "cachesim whole process M req/s", result["rps"] / 1e6)
+                self.add(stamp, "policies", item, "× cachesim",
+                         f"{best_e2e * 1e6 / result['rps']:.1f}×" if agrees
+                         else f"not compared: miss ratio {result['miss_ratio']}")
             print(f"benchmarks: policies: {name} done", file=sys.stderr)
+
+    def cachesim_algorithms(self) -> dict:
+        """libCacheSim constructor (`LRU_init`) -> the name `cachesim` takes for it, where one of
+        the names its `cache_init.h` accepts spells the constructor (case, `-` and `_` aside)."""
+        names = ["lru", "fifo", "arc", "arcv0", "lhd", "random", "randomTwo", "lfu", "gdsf", "lfuda", "twoq", "slru",
+                 "slruv0", "hyperbolic", "lecar", "lecarv0", "RandomLRU", "cacheus", "size", "lfucpp", "wtinyLFU",
+                 "belady", "beladySize", "clock", "lirs", "fifo-merge", "flashProb", "lru-prob", "s3fifo", "s3fifod",
+                 "qdlp", "sieve"]
+        plain = {n.replace("-", "").lower(): n for n in names}
+        result = {}
+        for counterpart in self.counterparts().values():
+            constructor = counterpart["constructor"]
+            key = constructor.removesuffix("_init").replace("_", "").lower()
+            if key in plain:
+                result[constructor] = plain[key]
+        return result
+
+    def cachesim_single(self, algorithm: str, parameters: str, trace: Path, capacity: int) -> dict:
+        """libCacheSim's `cachesim` with one cache (whole process, best of the repeats) in a
+        scratch folder: requests per second and the miss ratio it prints (4 decimals)."""
+        folder = Path(tempfile.mkdtemp(prefix="cachesim-", dir=self.scratch))
+        command = [self.args.peer_cachesim, str(trace), "oracleGeneral", algorithm, str(capacity), "--num-thread", "1"]
+        if parameters:
+            command += ["--eviction-params", parameters]
+        runs = [timed(command, cwd=folder)]
+        # Best of the repeats, as for CacheLab; a run of a minute or more is noisy enough alone.
+        while len(runs) < self.args.repeats and runs[0].seconds < 60:
+            runs.append(timed(command, cwd=folder))
+        ratios = [line.split("miss ratio ")[1].split(",")[0].strip() for line in runs[0].stdout.splitlines()
+                  if "miss ratio " in line]
+        if not ratios:
+            sys.exit(f"benchmarks: cachesim printed no miss ratio for {algorithm}:\n{runs[0].stdout[-2000:]}")
+        return {"rps": self.args.requests / min(r.seconds for r in runs), "miss_ratio": ratios[0]}
 
     def engine(self, stamp: Stamp) -> None:
         zipf, http = self.engine_traces()
@@ -580,10 +629,14 @@ NOTES = {
     "Swift packages resolved from the package mirror: the wall time of `bash Scripts/demo.sh` until its table is printed.",
     "test-suite": "The README's second command in a fresh clone (after the demo when both sections run): "
     "formatting lint, debug build of every test, the tests, the DocC catalogs and the library example.",
-    "policies": "Each policy alone (`cachelab run --policies NAME --sizes 0.1 --serial`) on a Zipf(1.0) trace over "
-    "1 M objects with lognormal sizes (64 B–1 MiB), cache = 10 % of the working-set bytes. With `--peer`, the "
-    "libcachesim package's C loop (`c_process_trace`, trace reading included) runs the policy's first libCacheSim "
-    "counterpart (`cachelab policies --json`) on the same file and capacity.",
+    "policies": "Each policy alone (`cachelab run --policies NAME --sizes BYTES --serial`, whole process) on a Zipf(1.0) "
+    "trace over 1 M objects with lognormal sizes (64 B–1 MiB); the cache is 10 % of the working-set bytes, found once "
+    "and given in bytes, so no run makes a working-set pass. With `--peer-python`, the libcachesim package's C loop "
+    "(`c_process_trace`, trace reading included, interpreter start-up not) runs the policy's first libCacheSim "
+    "counterpart (`cachelab policies --json`) on the same file and capacity. With `--peer-cachesim`, libCacheSim's "
+    "`cachesim` runs that counterpart where it has a name for it (whole process, one thread, best of the repeats of "
+    "a run under a minute); "
+    "its printed miss ratio must equal ours to 4 decimals, else the speed is not compared.",
     "engine": "LRU through the plain policy loop and through the two-tier engine (memory only), and every preset "
     "on a `gen http` trace read from its CSV.",
     "parsing": "Read throughput of the trace readers: the whole command's time minus replay time, for a 10 M-request "
@@ -744,7 +797,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=10_000_000,
                         help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
     parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
-    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the sweep section runs it at the same sizes "
+    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the policies and sweep sections run it "
+                        "beside CacheLab "
                         "(CACHESIM_BUILD names its build in the stamp, e.g. \"libCacheSim aa0fc40, CMake Release\")")
     parser.add_argument("--peer-python", help="a Python with libcachesim 0.3.5 installed (e.g. .venv-peer/bin/python)")
     parser.add_argument("--render-only", action="store_true", help="rewrite benchmarks.md from benchmarks.csv")
