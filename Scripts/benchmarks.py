@@ -125,8 +125,8 @@ class Stamp:
 class Measured:
     """A finished child: wall seconds and peak resident memory (MiB, from wait4)."""
 
-    def __init__(self, seconds: float, peak_mib: float, stdout: str):
-        self.seconds, self.peak_mib, self.stdout = seconds, peak_mib, stdout
+    def __init__(self, seconds: float, peak_mib: float, stdout: str, status: int = 0):
+        self.seconds, self.peak_mib, self.stdout, self.status = seconds, peak_mib, stdout, status
 
 
 def measure(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Measured:
@@ -134,9 +134,9 @@ def measure(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Me
     return timed(command, cwd=cwd, env=env)
 
 
-def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Measured:
+def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None, check: bool = True) -> Measured:
     """Runs `command` with its own wall time and peak RSS (os.wait4 on that child alone); a
-    non-zero exit ends the benchmark run with the command's error output."""
+    non-zero exit ends the benchmark run with the command's error output (with `check`)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=err, text=True)
@@ -146,11 +146,11 @@ def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Meas
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
-    if process.returncode != 0:
+    if check and process.returncode != 0:
         sys.exit(f"benchmarks: `{' '.join(map(str, command))}` exited {process.returncode}\n{stderr[-4000:]}")
     # ru_maxrss is in KiB on Linux, bytes on macOS.
     peak = usage.ru_maxrss / (1 << 20) if sys.platform == "darwin" else usage.ru_maxrss / 1024
-    return Measured(seconds, peak, stdout + stderr)
+    return Measured(seconds, peak, stdout + stderr, process.returncode)
 
 
 def strip_timing(row: dict) -> dict:
@@ -290,6 +290,10 @@ class Bench:
             algorithm = algorithms.get(peer["constructor"]) if peer else None
             if algorithm:
                 result = self.cachesim_single(algorithm, peer["peer_parameters"], trace, int(capacity))
+                if "refused" in result:
+                    self.add(stamp, "policies", item, "× cachesim", f"not compared: cachesim said \"{result['refused']}\"")
+                    print(f"benchmarks: policies: {name} done", file=sys.stderr)
+                    continue
                 # The miss ratio checks the name mapping: a different policy is not compared.
                 agrees = result["miss_ratio"] == f"{1 - float(hit):.4f}"
                 self.add(stamp, "policies", item, "cachesim whole process M req/s", result["rps"] / 1e6)
@@ -321,7 +325,11 @@ class Bench:
         command = [self.args.peer_cachesim, str(trace), "oracleGeneral", algorithm, str(capacity), "--num-thread", "1"]
         if parameters:
             command += ["--eviction-params", parameters]
-        runs = [timed(command, cwd=folder)]
+        runs = [timed(command, cwd=folder, check=False)]
+        if runs[0].status != 0:
+            # cachesim's policies take other parameters than the package's at times.
+            line = next((l for l in runs[0].stdout.splitlines() if "ERROR" in l), f"exit {runs[0].status}")
+            return {"refused": re.sub(r".*\)\s*:?\s*", "", line).strip()}
         # Best of the repeats, as for CacheLab; a run of a minute or more is noisy enough alone.
         while len(runs) < self.args.repeats and runs[0].seconds < 60:
             runs.append(timed(command, cwd=folder))
