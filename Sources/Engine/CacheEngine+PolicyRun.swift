@@ -42,6 +42,12 @@ extension CacheEngine {
     return (counters.misses, counters.missBytes)
   }
 
+  /// Objects its tiers' policies hold between them (what decides whether a replay fits in a
+  /// core's private cache, `PrivateCacheFit` in CacheCore). O(1) for most policies.
+  public var heldObjects: Int {
+    memory.simulation.objectCount + disk.simulation.objectCount + diskMemory.simulation.objectCount
+  }
+
   /// Bytes the memory policy's own structures hold (its arena, index, `--ttl` table and
   /// admission policy). O(1).
   public var structureBytes: Int64 { Int64(memory.simulation.storageBytes) }

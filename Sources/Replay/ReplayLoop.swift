@@ -43,7 +43,9 @@ extension Replayer {
     let started = Stopwatch.nanoseconds()
     var timeOrder = config.dependsOnTime && reader.traits.hasTime ? TimeOrder() : nil
 
-    // Fixed-size records are decoded a few batches ahead on another thread.
+    // Fixed-size records are decoded a few batches ahead on another thread once the caches
+    // outgrow a core's private cache (before that, reading batches another core wrote costs
+    // the replay more than decoding them itself).
     let feed = BatchFeed(reader, batch: batch)
     defer { feed.stop() }
     while let batch = try next(feed) {
@@ -106,6 +108,7 @@ extension Replayer {
       }
       observed.count(batch, counted)
       replayed += Int64(count)
+      if !feed.readsAhead, targets.contains(where: { $0.heldObjects > PrivateCacheFit.objects }) { feed.readAhead() }
       progress?(replayed, total)
     }
     feed.stop()  // the reader is the caller's again

@@ -13,6 +13,8 @@ protocol ReplayTarget: AnyObject, Sendable {
   /// The `LatencyFigure.windowed` figures of the window ending now (nil: the target
   /// records no latency). Called once at each window's end.
   func closeWindowLatencies() -> [Double?]?
+  /// Objects its caches hold between them, for ``PrivateCacheFit``.
+  var heldObjects: Int { get }
 }
 
 /// A cache engine as a replay target (a plain policy run is one too).
@@ -44,4 +46,5 @@ final class EngineTarget: ReplayTarget, @unchecked Sendable {
   }
 
   var missCounts: [(misses: Int64, bytes: Int64)] { [engine.missCounts] }
+  var heldObjects: Int { engine.heldObjects }
 }

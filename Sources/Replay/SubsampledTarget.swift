@@ -74,4 +74,5 @@ final class SubsampledTarget: ReplayTarget, @unchecked Sendable {
 
   var missCounts: [(misses: Int64, bytes: Int64)] { inner.missCounts }
   var failure: EngineError? { inner.failure }
+  var heldObjects: Int { inner.heldObjects }
 }

@@ -1,23 +1,32 @@
 import CacheCore
 
-/// The batches of a replay, in order: read on the caller's thread, or, for fixed-size binary
-/// records, decoded on a background thread a few batches ahead so that reading overlaps
-/// replay (on two cores it takes reading off the replay's time). Nothing is copied: the
-/// caller replays the very batch the reader filled. Memory: `ahead + 1` batches of at most
-/// 16,384 requests besides the caller's.
+/// The batches of a replay, in order: read on the caller's thread, and, once the caller asks
+/// (``readAhead()``) for fixed-size binary records, decoded on a background thread a few
+/// batches ahead so that reading overlaps replay (on two cores it takes reading off the
+/// replay's time, though the replay then reads batches another core wrote: worth it only while
+/// the replay waits on memory anyway). Nothing is copied: the caller replays the very batch the
+/// reader filled. Memory: `ahead + 1` batches of at most 16,384 requests besides the caller's.
 public final class BatchFeed {
   private let reader: any TraceReader
   private let batch: RequestBatch
+  private let ahead: Int
   private var ring: ReadAheadRing<RequestBatch>?
+  private var stopped = false
 
-  /// Feeds `reader`'s batches through `batch` (reading ahead, through `ahead + 1` batches of
-  /// its own instead). Only a reader of fixed-size records is read ahead: its state is then touched
-  /// by the background thread alone until the end, which the caller must wait for (``next()``
-  /// returning nil, or ``stop()``) before it reads `requestsRead` or `notes`.
+  /// Feeds `reader`'s batches through `batch`, on the caller's thread until ``readAhead()``.
   public init(_ reader: any TraceReader, batch: RequestBatch, ahead: Int = 2) {
     self.reader = reader
     self.batch = batch
-    guard ahead > 0, reader is any FixedRecordSource else { return }
+    self.ahead = ahead
+  }
+
+  /// Decodes the rest of the trace on a background thread, through `ahead + 1` batches of its
+  /// own. Only a reader of fixed-size records is read ahead (otherwise, or once started or
+  /// stopped, nothing happens): its state is then touched by the background thread alone until
+  /// the end, which the caller must wait for (``next()`` returning nil, or ``stop()``) before it
+  /// reads `requestsRead` or `notes`. Call between batches.
+  public func readAhead() {
+    guard ring == nil, !stopped, ahead > 0, reader is any FixedRecordSource else { return }
     nonisolated(unsafe) let producer = reader
     // Small batches: the ring stays a small, reused part of the CPU cache that the caches
     // being simulated share.
@@ -47,6 +56,7 @@ public final class BatchFeed {
   public func stop() {
     ring?.stop()
     ring = nil
+    stopped = true
   }
 }
 

@@ -191,6 +191,23 @@ extension EvictionPolicy where Self: ~Copyable {
     _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters, admission: Gate,
     outcomes: inout Outcomes
   ) {
+    // Two copies of the loop: staged prefetching pays once the tables outgrow a core's
+    // private cache, and slows a cache that fits in it (``PrivateCacheFit``).
+    if objectCount > PrivateCacheFit.objects {
+      replayLoop(requests, range: range, counters: &counters, admission: admission, outcomes: &outcomes, deep: true)
+    } else {
+      replayLoop(requests, range: range, counters: &counters, admission: admission, outcomes: &outcomes, deep: false)
+    }
+  }
+
+  /// ``replayLoop(_:range:counters:admission:outcomes:)`` with staged prefetching (`deep`: the
+  /// bucket 16 requests ahead, the first entry 8, a hit's neighbours 4) or with the bucket only
+  /// (8 ahead). Inlined twice, once for each.
+  @inlinable @inline(__always)
+  public mutating func replayLoop<Gate: AdmissionCheck, Outcomes: ReplayOutcomes>(
+    _ requests: UnsafeBufferPointer<Request>, range: Range<Int>, counters: inout MissCounters, admission: Gate,
+    outcomes: inout Outcomes, deep: Bool
+  ) {
     var victims = EvictionCounter()
     var gets = counters.requests
     var getBytes = counters.requestBytes
@@ -199,9 +216,13 @@ extension EvictionPolicy where Self: ~Copyable {
     var rejected = counters.rejected
     let end = range.upperBound
     for index in range {
-      if index &+ 16 < end { prefetch(requests[index &+ 16].key, stage: 1) }
-      if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 2) }
-      if index &+ 4 < end { prefetch(requests[index &+ 4].key, stage: 3) }
+      if deep {
+        if index &+ 16 < end { prefetch(requests[index &+ 16].key, stage: 1) }
+        if index &+ 8 < end { prefetch(requests[index &+ 8].key, stage: 2) }
+        if index &+ 4 < end { prefetch(requests[index &+ 4].key, stage: 3) }
+      } else if index &+ 8 < end {
+        prefetch(requests[index &+ 8].key, stage: 1)
+      }
       let request = requests[index]
       if request.operation != .get {
         replayNonGet(request, collecting: &victims, admission: admission)

@@ -77,6 +77,9 @@ struct LRUStack: ~Copyable {
     tree.deallocate()
   }
 
+  /// Distinct objects on the stack. O(1).
+  var objectCount: Int { arena.count }
+
   /// The peak trackers so far.
   var trackers: [PeakTracker] { Array(UnsafeBufferPointer(start: trackerSlots, count: trackerCount)) }
 

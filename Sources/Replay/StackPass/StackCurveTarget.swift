@@ -140,6 +140,9 @@ final class StackCurveTarget: ReplayTarget, @unchecked Sendable {
 
   func closeWindowLatencies() -> [Double?]? { nil }
 
+  /// The stack holds every distinct object so far.
+  var heldObjects: Int { stack.objectCount }
+
   /// Each cache's counters as its own simulation would report them, the objects it holds
   /// now and the most it held at once (as far as its structure's size can tell). Every miss
   /// inserts (nothing is larger than a cache), so evictions are the misses less the growth
