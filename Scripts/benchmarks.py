@@ -134,6 +134,10 @@ def measure(command: list[str], cwd: Path = ROOT, env: dict | None = None) -> Me
     return timed(command, cwd=cwd, env=env)
 
 
+# How `cachesim` reads a `gen http` CSV (libcsv, so the quoted cache_control cells are fields).
+CACHESIM_HTTP_CSV = "time-col=1,obj-id-col=3,obj-size-col=4,delimiter=,,has-header=true,obj-id-is-num=false"
+
+
 def timed(command: list[str], cwd: Path = ROOT, env: dict | None = None, check: bool = True) -> Measured:
     """Runs `command` with its own wall time and peak RSS (os.wait4 on that child alone); a
     non-zero exit ends the benchmark run with the command's error output (with `check`)."""
@@ -370,6 +374,26 @@ class Bench:
             self.add(stamp, "engine", label, "hit ratio", f"{float(hit):.4f}")
             self.add(stamp, "engine", label, "replay M req/s", rps)
             self.add(stamp, "engine", label, "whole process M req/s", e2e)
+        if self.args.peer_cachesim:
+            self.engine_beside_cachesim(stamp, http, out)
+
+    def engine_beside_cachesim(self, stamp: Stamp, http: Path, out: Path) -> None:
+        """The `sdwebimage` preset run end to end against libCacheSim's `cachesim` with a plain
+        LRU on the same CSV, the two alternating (best of the repeats each): the LRU holds all
+        the trace's bytes, so it never evicts, like the preset's unbounded memory."""
+        ours = self.cl("run", "--trace", str(http), "--preset", "sdwebimage", "--quiet", "--output", str(out))
+        ours_seconds, peer_seconds, capacity, requests = [], [], 0, 0
+        folder = Path(tempfile.mkdtemp(prefix="cachesim-", dir=self.scratch))
+        for _ in range(self.args.repeats):
+            ours_seconds.append(timed(ours).seconds)
+            row = report_row(out)
+            requests, capacity = int(row["requests"]), int(row["request_bytes"])
+            peer_seconds.append(timed([self.args.peer_cachesim, str(http), "csv", "lru", str(capacity),
+                                       "-t", CACHESIM_HTTP_CSV, "--num-thread", "1"], cwd=folder).seconds)
+        label = "preset `sdwebimage` beside `cachesim` lru (same CSV, whole process)"
+        self.add(stamp, "engine", label, "CacheLab whole process M req/s", requests / min(ours_seconds) / 1e6)
+        self.add(stamp, "engine", label, "cachesim whole process M req/s", requests / min(peer_seconds) / 1e6)
+        self.add(stamp, "engine", label, "× cachesim", f"{min(peer_seconds) / min(ours_seconds):.2f}×")
 
     def parsing(self, stamp: Stamp) -> None:
         LOCAL.mkdir(parents=True, exist_ok=True)
@@ -646,7 +670,9 @@ NOTES = {
     "a run under a minute); "
     "its printed miss ratio must equal ours to 4 decimals, else the speed is not compared.",
     "engine": "LRU through the plain policy loop and through the two-tier engine (memory only), and every preset "
-    "on a `gen http` trace read from its CSV.",
+    "on a `gen http` trace read from its CSV. With `--peer-cachesim`, the `sdwebimage` preset's whole run beside "
+    "libCacheSim's `cachesim` with a plain LRU on the same CSV (as large as all its bytes, so it never evicts), the "
+    "two alternating, best of the repeats each.",
     "parsing": "Read throughput of the trace readers: the whole command's time minus replay time, for a 10 M-request "
     "trace in four encodings and for HTTP traffic (the 1 M-request `gen http` trace written four times over as an NCSA "
     "combined log and as an nginx log in the capture's format, once as a HAR), through a one-object FIFO; peak memory "
@@ -805,7 +831,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=10_000_000,
                         help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
     parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
-    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the policies and sweep sections run it "
+    parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the policies, engine and sweep sections run it "
                         "beside CacheLab "
                         "(CACHESIM_BUILD names its build in the stamp, e.g. \"libCacheSim aa0fc40, CMake Release\")")
     parser.add_argument("--peer-python", help="a Python with libcachesim 0.3.5 installed (e.g. .venv-peer/bin/python)")

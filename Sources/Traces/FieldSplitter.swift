@@ -28,8 +28,7 @@ struct FieldSplitter {
       if probe < count, line[probe] == 0x22 {
         (field, position) = try quotedField(line, openingQuote: probe, delimiter: delimiter)
       } else {
-        var end = position
-        while end < count, line[end] != delimiter { end += 1 }
+        let end = Self.end(of: line, from: position, delimiter: delimiter)
         field = UnsafeRawBufferPointer(rebasing: line[position..<end])
         position = end
       }
@@ -38,6 +37,28 @@ struct FieldSplitter {
       guard proceed, position < count else { return index }
       position += 1  // the delimiter
     }
+  }
+
+  /// The index of the first `delimiter` in `line` at or after `start`, or `line.count`:
+  /// eight bytes at a time (a word whose XOR with the delimiter repeated has a zero byte holds
+  /// one), then byte by byte for the last few.
+  @inline(__always)
+  static func end(of line: UnsafeRawBufferPointer, from start: Int, delimiter: UInt8) -> Int {
+    let count = line.count
+    var end = start
+    if let base = line.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let pattern = UInt64(delimiter) &* ones
+      while end &+ 8 <= count {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end, as: UInt64.self)) ^ pattern
+        // The lowest flagged byte is the first zero byte (later flags may be false).
+        let zeros = (word &- ones) & ~word & (ones &* 0x80)
+        if zeros != 0 { return end &+ zeros.trailingZeroBitCount >> 3 }
+        end &+= 8
+      }
+    }
+    while end < count, line[end] != delimiter { end += 1 }
+    return end
   }
 
   private func quotedField(

@@ -54,11 +54,11 @@ struct CacheLabParser: CountingLineParser {
   private let memos = Memos()
 
   final class Memos {
-    var cacheControl = FieldMemo<CacheControl>()
-    var contentClass = FieldMemo<ContentClass>(slots: 16)
-    var operation = FieldMemo<Request.Operation>(slots: 16)
-    var event = FieldMemo<LifecycleEvent>(slots: 16)
-    var observed = FieldMemo<ObservedOutcome>(slots: 16)
+    let cacheControl = FieldMemo<CacheControl>()
+    let contentClass = FieldMemo<ContentClass>(slots: 16)
+    let operation = FieldMemo<Request.Operation>(slots: 16)
+    let event = FieldMemo<LifecycleEvent>(slots: 16)
+    let observed = FieldMemo<ObservedOutcome>(slots: 16)
     /// The URL text of each hashed key, while a consumer records.
     let book = TrafficBook()
   }
