@@ -1,8 +1,14 @@
 import CacheCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Remembers the parsed value of recently seen field texts (a direct-mapped table of
 /// `slots` entries keyed by the field's bytes), so a repeated header value costs a short hash
-/// and a comparison a word at a time instead of a parse. Texts are kept in fixed slots of ``textBytes`` bytes in
+/// and a `memcmp` instead of a parse. Texts are kept in fixed slots of ``textBytes`` bytes in
 /// one block (a longer text is parsed every time). Nothing is allocated or reference-counted
 /// after `init`; a miss parses and replaces whatever shared its slot.
 final class FieldMemo<Value> {
@@ -44,7 +50,7 @@ final class FieldMemo<Value> {
     guard count > 0, count <= Self.textBytes, let start = field.baseAddress else { return try parse(field) }
     let slot = Self.slot(start, count) & mask
     let text = texts + slot * Self.textBytes
-    if lengths[slot] == count, Self.equal(text, start, count), let value = values[slot] { return value }
+    if lengths[slot] == count, memcmp(text, start, count) == 0, let value = values[slot] { return value }
     let value = try parse(field)
     text.copyMemory(from: start, byteCount: count)
     lengths[slot] = count
@@ -52,28 +58,8 @@ final class FieldMemo<Value> {
     return value
   }
 
-  /// Whether the `count` bytes at `a` and `b` are equal, eight at a time.
-  @inline(__always)
-  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    var offset = 0
-    while offset + 8 <= count {
-      guard
-        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      else { return false }
-      offset += 8
-    }
-    while offset < count {
-      guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else {
-        return false
-      }
-      offset += 1
-    }
-    return true
-  }
-
   /// A hash of the length and the first and last eight bytes: enough to spread a trace's few
-  /// distinct header texts, in a few instructions (the comparison decides).
+  /// distinct header texts, in a few instructions (`memcmp` decides).
   @inline(__always)
   private static func slot(_ start: UnsafeRawPointer, _ count: Int) -> Int {
     var bits = UInt64(count) &* 0x9E37_79B9_7F4A_7C15

@@ -129,13 +129,12 @@ struct CSVParser: LineParser {
     var parsed = Request(key: 0)
     let fields: Int
     if let delimiter = splitter.delimiter, memchr(base, 0x22, line.count) == nil {
-      // No quotes: fields end at the next delimiter, found by memchr without a closure.
+      // No quotes: fields end at the next delimiter, found without a closure.
       var index = 0
       var position = 0
       let count = line.count
       while true {
-        let end =
-          memchr(base + position, Int32(delimiter), count - position).map { UnsafeRawPointer($0) - base } ?? count
+        let end = FieldSplitter.end(of: line, from: position, delimiter: delimiter)
         try absorb(index, UnsafeRawBufferPointer(rebasing: line[position..<end]), into: &parsed)
         index += 1
         guard index <= lastNeeded, end < count else { break }
