@@ -61,7 +61,7 @@ let package = Package(
     .target(
       name: "Engine",
       dependencies: [
-        "CacheCore", "CZlib",
+        "CacheCore", "CPrefetch", "CZlib",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]

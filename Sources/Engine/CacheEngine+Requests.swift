@@ -19,7 +19,7 @@ extension CacheEngine {
       if !genericRules { filed.key = configuration.rules.cacheKey(request.key, attributes) }
       switch request.operation {
       case .get:
-        let version = origin.version(request.key, attributes)
+        let version = origin.version(request.key, recorded: attributes.version)
         let stated = attributes.observed == .upstreamHit || attributes.observed == .upstreamMiss
         let answeredBefore = stated ? answeredWithoutFetch : 0
         if genericRules || configuration.rules.usesCache(attributes) {
@@ -34,9 +34,10 @@ extension CacheEngine {
       case .put:
         guard genericRules || configuration.rules.usesCache(attributes) else { return }
         try store(
-          filed, attributes, version: origin.version(request.key, attributes), now: request.time, roundTrip: 0)
+          filed, attributes, version: origin.version(request.key, recorded: attributes.version), now: request.time,
+          roundTrip: 0)
       case .delete: try remove(filed.key)
-      case .origin: origin.update(request.key, attributes)
+      case .origin: origin.update(request.key, recorded: attributes.version)
       case .event: try handle(attributes.event, now: request.time)
       }
     } catch {

@@ -7,20 +7,25 @@ struct OriginModel: ~Copyable {
   /// Starts small (it grows by doubling): most engines, and every policy run, see no versions.
   private var versions = VersionTable(initialCapacity: 16)
 
+  /// Starts loading `key`'s version entry (a hint; nothing changes).
+  @inline(__always)
+  func prefetch(_ key: UInt64) { versions.prefetch(key) }
+
   /// Records an `origin` row (a new version without a client request).
-  mutating func update(_ key: UInt64, _ attributes: RequestAttributes) {
-    guard attributes.version >= 0 else { return }
-    versions.set(key, attributes.version)
+  mutating func update(_ key: UInt64, recorded: Int64) {
+    guard recorded >= 0 else { return }
+    versions.set(key, recorded)
   }
 
-  /// The object's current version for a `get` or `put` row: the row's own (recorded), or the
-  /// last one seen (0 when none was). One table access.
-  mutating func version(_ key: UInt64, _ attributes: RequestAttributes) -> Int64 {
-    guard attributes.version >= 0 else {
+  /// The object's current version for a `get` or `put` row: the row's own (`recorded`, its
+  /// `version` attribute, when not -1), or the last one seen (0 when none was). One table
+  /// access. Takes the version alone: passing the whole attributes would copy them.
+  mutating func version(_ key: UInt64, recorded: Int64) -> Int64 {
+    guard recorded >= 0 else {
       // No version seen yet (a trace without versions): every object is at the first, 0.
       return versions.count == 0 ? 0 : versions.version(of: key) ?? 0
     }
-    versions.set(key, attributes.version)
-    return attributes.version
+    versions.set(key, recorded)
+    return recorded
   }
 }

@@ -7,6 +7,8 @@ import Testing
 /// lets an engine tier keep its metadata by the policy's slot) keeps each cached object in one
 /// slot until it leaves and reports that slot with the victim; every other policy answers -1.
 /// Driven through the calls an engine tier makes: stores, hits, evictions and removals.
+/// `holds(_:at:)`, which an engine's walk over its slots asks, agrees with `slot(of:)` for
+/// cached objects and for objects that left.
 @Suite struct SlotStabilityTests {
   static let names = PolicyRegistry.all.map(\.descriptor.name)
 
@@ -20,13 +22,17 @@ import Testing
       let simulation = try spec.entry.makeSimulation(
         capacity: capacity, parameters: spec.parameters, context: context, admission: nil)
       var slots: [UInt64: Int32] = [:]
+      /// Objects that left, with the slot they had.
+      var departed: [UInt64: Int32] = [:]
       var victims: [Victim] = []
       var failure: String?
 
       func leave(_ left: [Victim], step: Int) {
         guard simulation.slotsAreStable else { return }
         for victim in left {
-          if let slot = slots.removeValue(forKey: victim.key), victim.slot != slot, failure == nil {
+          guard let slot = slots.removeValue(forKey: victim.key) else { continue }
+          departed[victim.key] = slot
+          if victim.slot != slot, failure == nil {
             failure = "step \(step): \(victim.key) left slot \(slot) but its victim says \(victim.slot)"
           }
         }
@@ -64,6 +70,12 @@ import Testing
           failure = "step \(step): \(key) moved from slot \(slot) to \(simulation.slot(of: key))"
         }
         if Set(slots.values).count != slots.count { failure = "step \(step): two objects share a slot" }
+        for (key, slot) in slots where !simulation.holds(key, at: slot) || simulation.holds(key, at: slot + 1) {
+          failure = "step \(step): holds(\(key), at:) disagrees with its slot \(slot)"
+        }
+        for (key, slot) in departed where slots[key] == nil && simulation.holds(key, at: slot) {
+          failure = "step \(step): \(key) left slot \(slot) but holds(_:at:) still says it is there"
+        }
       }
       #expect(failure == nil, "\(name) capacity \(capacity): \(failure ?? "")")
     }

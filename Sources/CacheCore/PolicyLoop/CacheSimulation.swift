@@ -73,6 +73,11 @@ public protocol CacheSimulation: AnyObject, Sendable {
   var slotsAreStable: Bool { get }
   /// The policy's slot of cached `key`, or -1 (``PolicyLoopHooks/slot(of:)``).
   func slot(of key: UInt64) -> Int32
+  /// Whether cached `key` has policy `slot` (``PolicyLoopHooks/holds(_:at:)``).
+  func holds(_ key: UInt64, at slot: Int32) -> Bool
+  /// Starts loading what a lookup of `key` will touch first, its hash bucket
+  /// (``PolicyLoopHooks/prefetch(_:stage:)`` stage 1); changes nothing.
+  func prefetch(_ key: UInt64)
   /// ``hit(_:)`` on the object at its policy `slot`, found without a lookup
   /// (``PolicyLoopHooks/hit(_:at:)``; stable slots only).
   func hit(_ request: Request, at slot: Int32)
@@ -189,6 +194,10 @@ public final class PolicySimulation<P: EvictionPolicy & ~Copyable>: CacheSimulat
   public var slotsAreStable: Bool { P.slotsAreStable }
 
   public func slot(of key: UInt64) -> Int32 { policy.slot(of: key) }
+
+  public func holds(_ key: UInt64, at slot: Int32) -> Bool { policy.holds(key, at: slot) }
+
+  public func prefetch(_ key: UInt64) { policy.prefetch(key, stage: 1) }
 
   public func replaceState(with fresh: any CacheSimulation) {
     guard let fresh = fresh as? PolicySimulation<P> else {

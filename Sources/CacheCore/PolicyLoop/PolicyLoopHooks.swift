@@ -50,6 +50,9 @@ public protocol PolicyLoopHooks: ~Copyable {
   static var slotsAreStable: Bool { get }
   /// The slot of cached `key`, or -1 (always -1 without ``PolicyLoopHooks/slotsAreStable``). One lookup.
   func slot(of key: UInt64) -> Int32
+  /// Whether cached `key` has `slot`: ``PolicyLoopHooks/slot(of:)`` equals it. A policy may answer from
+  /// the slot alone, without the lookup (an engine's walk over its slots asks this per slot).
+  func holds(_ key: UInt64, at slot: Int32) -> Bool
   /// ``hit(_:)`` for the cached object at `slot` (its ``PolicyLoopHooks/slot(of:)``) without looking it up
   /// again: the engine's hit once it has found the slot. Only called with stable slots; the
   /// default is ``hit(_:)``.
@@ -81,6 +84,9 @@ extension EvictionPolicy where Self: ~Copyable {
 
   @inlinable
   public func slot(of key: UInt64) -> Int32 { -1 }
+
+  @inlinable
+  public func holds(_ key: UInt64, at slot: Int32) -> Bool { self.slot(of: key) == slot }
 
   @inlinable
   public mutating func hit(_ request: Request, at slot: Int32) { hit(request) }

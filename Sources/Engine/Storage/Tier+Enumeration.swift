@@ -8,7 +8,7 @@ extension Tier {
   func forEachTrackedSlot<E: Error>(_ body: (Int32) throws(E) -> Void) throws(E) {
     var slot: Int32 = 0
     while slot < entries.slotLimit {
-      let held = entries.indexed ? entries.isLive(slot) : simulation.slot(of: entries.key(slot)) == slot
+      let held = entries.indexed ? entries.isLive(slot) : simulation.holds(entries.key(slot), at: slot)
       if held { try body(slot) }
       slot += 1
     }

@@ -117,6 +117,12 @@ extension SingleQueuePolicy where Self: ~Copyable {
   @inlinable @inline(__always)
   public func slot(of key: UInt64) -> Int32 { withQueue { arena, _ in arena.find(key) } }
 
+  /// Reads the slot itself: keys are unique in the arena, so a live slot holding `key` is its slot.
+  @inlinable @inline(__always)
+  public func holds(_ key: UInt64, at slot: Int32) -> Bool {
+    withQueue { arena, _ in arena.isLive(slot) && arena[slot].key == key }
+  }
+
   @inlinable @inline(__always)
   public func contains(_ key: UInt64) -> Bool { withQueue { arena, _ in arena.contains(key) } }
 

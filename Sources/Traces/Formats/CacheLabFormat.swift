@@ -59,6 +59,9 @@ struct CacheLabParser: CountingLineParser {
     let operation = FieldMemo<Request.Operation>(slots: 16)
     let event = FieldMemo<LifecycleEvent>(slots: 16)
     let observed = FieldMemo<ObservedOutcome>(slots: 16)
+    /// The object id and URL parts of recent key texts (a trace repeats its popular URLs):
+    /// a hit skips hashing the text and parsing the URL.
+    let keys = FieldMemo<(UInt64, URLKey)>(slots: 1024)
     /// The URL text of each hashed key, while a consumer records.
     let book = TrafficBook()
   }
@@ -137,6 +140,7 @@ struct CacheLabParser: CountingLineParser {
     return value
   }
 
+  @inline(__always)
   private static func apply(
     _ column: Column, _ field: UnsafeRawBufferPointer, to request: inout Request,
     _ row: inout RequestAttributes, keyPresent: inout Bool, memos: Memos
@@ -144,10 +148,10 @@ struct CacheLabParser: CountingLineParser {
     switch column {
     case .time: request.time = try seconds(field, column)
     case .key:
-      guard let key = KeyType.auto.key(field) else { throw LineError("empty key") }
+      let (key, url) = try memos.keys.value(field, parse: keyAndURL)
       request.key = key
-      row.url = URLKey(parsing: field)
-      if row.url.scheme != .none { memos.book.record(key, text(field)) }
+      row.url = url
+      if url.scheme != .none { memos.book.record(key, text(field)) }
       keyPresent = true
     case .size:
       guard let size = ByteParsing.unsigned(field), size <= UInt64(Int64.max) else {
@@ -213,6 +217,12 @@ struct CacheLabParser: CountingLineParser {
     case .authorization: row.authorization = true
     case .event: row.event = try memos.event.value(field, parse: event)
     }
+  }
+
+  /// The object id of a key text and what it says as a URL.
+  private static func keyAndURL(_ field: UnsafeRawBufferPointer) throws(LineError) -> (UInt64, URLKey) {
+    guard let key = KeyType.auto.key(field) else { throw LineError("empty key") }
+    return (key, URLKey(parsing: field))
   }
 
   private static func observed(_ field: UnsafeRawBufferPointer) throws(LineError) -> ObservedOutcome {
