@@ -31,10 +31,14 @@ struct VersionTable: ~Copyable {
 
   deinit { entries.deallocate() }
 
+  /// The entry where the probe for `key` starts.
+  @inline(__always)
+  private func home(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift) }
+
   /// Where `key` is, or the unused entry where it would go. O(1) expected.
   @inline(__always)
   private func position(of key: UInt64) -> Int {
-    var index = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift)
+    var index = home(of: key)
     while entries[index].version != Self.vacant, entries[index].key != key {
       index = (index + 1) & (capacity - 1)
     }
@@ -44,7 +48,7 @@ struct VersionTable: ~Copyable {
   /// Starts loading the entry where a lookup of `key` begins; changes nothing.
   @inline(__always)
   func prefetch(_ key: UInt64) {
-    cachelab_prefetch(entries + Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift))
+    cachelab_prefetch(entries + home(of: key))
   }
 
   /// The version recorded for `key`, or nil.
