@@ -37,7 +37,7 @@ let package = Package(
   targets: [
     .target(name: "CPrefetch"),
     .target(name: "CacheCore", dependencies: ["CPrefetch"]),
-    .target(name: "Policies", dependencies: ["CacheCore"]),
+    .target(name: "Policies", dependencies: ["CacheCore", "CPrefetch"]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
     // MD5 file names in the file store and HMAC for anonymized traces (Apple platforms use

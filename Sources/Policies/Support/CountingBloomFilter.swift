@@ -1,3 +1,5 @@
+import CPrefetch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,12 +12,13 @@
 /// library's minimal-increment test has an empty body) unless the smallest is saturated; an
 /// estimate is the smallest. Counters live in a dense array up to 16 Mi of them, else in a
 /// sparse table of those in use (the library allocates them all, untouched pages staying
-/// virtual). O(k) per operation; halving is O(counters in use).
-public struct CountingBloomFilter: Sendable {
+/// virtual). O(k) per operation, the k counters' memory loaded at once (their indices are
+/// computed once, and each is prefetched before any is read); halving is O(counters in use).
+public struct CountingBloomFilter: ~Copyable {
   @usableFromInline let hashes: Int
   @usableFromInline let counterCount: UInt32
   @usableFromInline var dense: [UInt32]
-  @usableFromInline var sparse: [UInt32: UInt32] = [:]
+  @usableFromInline let sparse = SparseCounters()
   @usableFromInline let isDense: Bool
 
   public init(entries: Int32) {
@@ -23,6 +26,7 @@ public struct CountingBloomFilter: Sendable {
     let hashes = Int((0.693147180559945 * bitsPerEntry).rounded(.up))
     var count = Int(min((bitsPerEntry * Double(entries)).rounded(.up), Double(Int32.max)))
     if count < hashes { count = hashes * 2 }
+    precondition(hashes <= 16, "a key's counter indices are kept in a SIMD16")
     self.hashes = hashes
     counterCount = UInt32(count)
     isDense = count <= 1 << 24
@@ -58,23 +62,36 @@ public struct CountingBloomFilter: Sendable {
     )
   }
 
-  @inlinable
-  func counter(_ index: UInt32) -> UInt32 { isDense ? dense[Int(index)] : sparse[index, default: 0] }
+  @inlinable @inline(__always)
+  func counter(_ index: UInt32) -> UInt32 { isDense ? dense[Int(index)] : sparse.value(index) }
+
+  /// `key`'s counter indices (the first ``hashes`` lanes), each counter's memory already
+  /// being loaded.
+  @inlinable @inline(__always)
+  func indices(_ key: UInt64) -> SIMD16<UInt32> {
+    let (a, b) = hashPair(key)
+    var indices = SIMD16<UInt32>()
+    for step in 0..<hashes {
+      let index = (a &+ UInt32(step) &* b) % counterCount
+      indices[step] = index
+      if isDense {
+        dense.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(index)) }
+      } else {
+        sparse.prefetch(index)
+      }
+    }
+    return indices
+  }
 
   /// The smallest of `key`'s counters.
   @inlinable
-  public func estimate(_ key: UInt64) -> UInt32 {
-    let (a, b) = hashPair(key)
-    return smallest(a, b)
-  }
+  public func estimate(_ key: UInt64) -> UInt32 { smallest(indices(key)) }
 
-  /// The smallest of the counters that hash pair (`a`, `b`) indexes.
-  @inlinable
-  func smallest(_ a: UInt32, _ b: UInt32) -> UInt32 {
+  /// The smallest of the counters at the first ``hashes`` lanes of `indices`.
+  @inlinable @inline(__always)
+  func smallest(_ indices: SIMD16<UInt32>) -> UInt32 {
     var smallest = UInt32.max
-    for step in 0..<hashes {
-      smallest = min(smallest, counter((a &+ UInt32(step) &* b) % counterCount))
-    }
+    for step in 0..<hashes { smallest = min(smallest, counter(indices[step])) }
     return smallest
   }
 
@@ -82,14 +99,13 @@ public struct CountingBloomFilter: Sendable {
   /// Hashes the key once.
   @inlinable
   public mutating func add(_ key: UInt64) {
-    let (a, b) = hashPair(key)
-    guard smallest(a, b) < .max else { return }
+    let indices = indices(key)
+    guard smallest(indices) < .max else { return }
     for step in 0..<hashes {
-      let index = (a &+ UInt32(step) &* b) % counterCount
       if isDense {
-        dense[Int(index)] &+= 1
+        dense[Int(indices[step])] &+= 1
       } else {
-        sparse[index, default: 0] &+= 1
+        sparse.increment(indices[step])
       }
     }
   }
@@ -99,12 +115,12 @@ public struct CountingBloomFilter: Sendable {
     if isDense {
       for index in dense.indices { dense[index] >>= 1 }
     } else {
-      sparse = sparse.compactMapValues { $0 >> 1 == 0 ? nil : $0 >> 1 }
+      sparse.halve()
     }
   }
 
   /// Bytes the counters hold.
-  public var memoryFootprint: Int { isDense ? dense.count * 4 : sparse.capacity * 16 }
+  public var memoryFootprint: Int { isDense ? dense.count * 4 : sparse.memoryFootprint }
 }
 
 extension UInt64 {
