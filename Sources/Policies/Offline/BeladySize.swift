@@ -59,7 +59,7 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     samples = Int(parameters.integer("samples"))
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
     table = LibCacheSimTable(
-      power: Int(parameters.integer("hashpower")), capacity: initialSlotCapacity(for: capacity))
+      power: Int(parameters.integer("hashpower")), capacity: initialSlotCapacity(for: capacity), samples: samples)
   }
 
   @inlinable public var occupiedBytes: Int64 { table.bytes }
@@ -107,8 +107,8 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
     var best = -1.0
     var chosen: Int32 = -1
     var sampled: Int32 = -1
-    for _ in 0..<samples {
-      sampled = table.randomSlot(&random)
+    for slot in table.randomSlots(samples, &random) {
+      sampled = slot
       let next = table[sampled].payload
       let distance = next < 0 || Self.isNeverAgain(next) ? Double(Int64.max) : Double(next - now)
       let score = log(Double(table[sampled].size)) + log(distance)

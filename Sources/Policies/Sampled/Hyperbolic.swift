@@ -55,7 +55,8 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
     samples = Int(parameters.integer("samples"))
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
     table = LibCacheSimTable(
-      power: max(12, Int(parameters.integer("hashpower")) - 8), capacity: initialSlotCapacity(for: capacity))
+      power: max(12, Int(parameters.integer("hashpower")) - 8), capacity: initialSlotCapacity(for: capacity),
+      samples: samples)
   }
 
   @inlinable public var occupiedBytes: Int64 { table.bytes }
@@ -82,8 +83,8 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
     var best: Int32 = -1
     var bestScore = 1.0e16
     var sampled: Int32 = -1
-    for _ in 0..<samples {
-      sampled = table.randomSlot(&random)
+    for slot in table.randomSlots(samples, &random) {
+      sampled = slot
       let state = table[sampled].payload
       let score = 1.0e8 * Double(state.frequency) / Double(max(clock - state.insertedAt, 1))
       if bestScore > score {

@@ -57,7 +57,8 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
     self.samples = samples
     random = Lehmer64(state: Lehmer64.libCacheSimState &+ context.seed)
     table = LibCacheSimTable(
-      power: max(12, Int(parameters.integer("hashpower")) - 8), capacity: initialSlotCapacity(for: capacity))
+      power: max(12, Int(parameters.integer("hashpower")) - 8), capacity: initialSlotCapacity(for: capacity),
+      samples: samples)
   }
 
   @inlinable public var occupiedBytes: Int64 { table.bytes }
@@ -82,11 +83,9 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func evict<Sink: VictimSink>(collecting victims: inout Sink) {
     guard table.count > 0 else { return }
-    var victim = table.randomSlot(&random)
-    for _ in 1..<samples {
-      let sample = table.randomSlot(&random)
-      if table[sample].payload < table[victim].payload { victim = sample }
-    }
+    let drawn = table.randomSlots(samples, &random)
+    var victim = drawn[0]
+    for draw in 1..<samples where table[drawn[draw]].payload < table[victim].payload { victim = drawn[draw] }
     victims.record(table.take(victim))
   }
 

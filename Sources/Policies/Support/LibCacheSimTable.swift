@@ -1,3 +1,4 @@
+import CPrefetch
 import CacheCore
 
 #if canImport(Glibc)
@@ -47,18 +48,29 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   @usableFromInline var count = 0
   /// Total size of the stored objects.
   @usableFromInline var bytes: Int64 = 0
+  /// ``randomSlots(_:_:)``'s results (first each draw's chain head) and each draw's value
+  /// for its place in the chain, with room for `drawCapacity` draws.
+  @usableFromInline var drawnSlots: UnsafeMutablePointer<Int32>
+  @usableFromInline var drawnValues: UnsafeMutablePointer<UInt64>
+  @usableFromInline var drawCapacity: Int
 
-  /// A table of `1 << power` buckets, with room for `capacity` objects before its store grows.
-  init(power: Int, capacity: Int) {
+  /// A table of `1 << power` buckets, with room for `capacity` objects before its store grows
+  /// and for `samples` draws of ``randomSlots(_:_:)`` before its buffers grow.
+  init(power: Int, capacity: Int, samples: Int = 1) {
     self.power = power
     heads = Self.zeroed(1 << power)
     headsCapacity = 1 << power
     nodes.reserveCapacity(capacity)
+    drawCapacity = max(samples, 1)
+    drawnSlots = .allocate(capacity: drawCapacity)
+    drawnValues = .allocate(capacity: drawCapacity)
   }
 
   deinit {
     free(heads)
     free(spare)
+    drawnSlots.deallocate()
+    drawnValues.deallocate()
   }
 
   /// `count` zeroed entries, paged in as they are touched.
@@ -186,6 +198,71 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     return slot
   }
 
+  /// `count` successive ``randomSlot(_:)`` draws: the same objects in the same order, the
+  /// generator left where those draws leave it. Every bucket is drawn before any chain is
+  /// walked, and each chain's first node is prefetched as its bucket is drawn, so the draws'
+  /// memory misses overlap instead of following one another. The buffer stays valid until
+  /// the next call or change of the table. O(count) expected; allocates only when `count`
+  /// exceeds every earlier count and the `samples` given at creation.
+  @inlinable
+  mutating func randomSlots(_ count: Int, _ random: inout Lehmer64) -> UnsafeBufferPointer<Int32> {
+    if count > drawCapacity { growDraws(to: count) }
+    // Draws before `resolved` have their objects; later ones only their chain's head.
+    var resolved = 0
+    for draw in 0..<count {
+      var position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
+      var emptyDraws = 0
+      while heads[position] == 0 {
+        emptyDraws += 1
+        if emptyDraws > 32 {
+          // A rehash relinks the chains: walk the pending draws' chains as they are now.
+          resolveDraws(resolved..<draw)
+          resolved = draw
+          rehash(to: power - 1)
+        }
+        position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
+      }
+      let head = heads[position] - 1
+      nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(head)) }
+      drawnSlots[draw] = head
+      drawnValues[draw] = random.next()
+    }
+    resolveDraws(resolved..<count)
+    return UnsafeBufferPointer(start: drawnSlots, count: count)
+  }
+
+  /// Replaces each draw's chain head by the chain's object its value picks, as
+  /// ``randomSlot(_:)`` does after drawing the bucket.
+  @inlinable
+  func resolveDraws(_ draws: Range<Int>) {
+    for draw in draws {
+      let head = drawnSlots[draw]
+      var length: UInt64 = 0
+      var slot = head
+      while slot >= 0 {
+        length += 1
+        slot = nodes[Int(slot)].next
+      }
+      var index = drawnValues[draw] % length
+      slot = head
+      while index > 0 {
+        slot = nodes[Int(slot)].next
+        index -= 1
+      }
+      drawnSlots[draw] = slot
+    }
+  }
+
+  /// Replaces the draw buffers by ones with room for `count` draws.
+  @usableFromInline
+  mutating func growDraws(to count: Int) {
+    drawnSlots.deallocate()
+    drawnValues.deallocate()
+    drawCapacity = count
+    drawnSlots = .allocate(capacity: count)
+    drawnValues = .allocate(capacity: count)
+  }
+
   /// Rebuilds the chains for `1 << newPower` buckets in libCacheSim's order.
   @usableFromInline
   mutating func rehash(to newPower: Int) {
@@ -216,9 +293,9 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     power = newPower
   }
 
-  /// Bytes of memory the node store and bucket tables hold.
+  /// Bytes of memory the node store, bucket tables and draw buffers hold.
   var memoryFootprint: Int {
-    nodes.capacity * MemoryLayout<Node>.stride + (headsCapacity + spareCapacity) * 4
+    nodes.capacity * MemoryLayout<Node>.stride + (headsCapacity + spareCapacity) * 4 + drawCapacity * 12
   }
 
   /// Checks that every stored object is found through its key's chain and that the store
