@@ -687,12 +687,14 @@ NOTES = {
     "libCacheSim's `cachesim` with a plain LRU on the same CSV (as large as all its bytes, so it never evicts), the "
     "two alternating, best of the repeats each (and the ratio of the medians); then the same pairs again while one "
     "spinning process per core (`python3 -c 'while 1: pass'`) keeps every core busy, as on a loaded CI machine.",
-    "parsing": "Read throughput of the trace readers: the whole command's time minus replay time, for a 10 M-request "
-    "trace in four encodings and for HTTP traffic (the 1 M-request `gen http` trace written four times over as an NCSA "
-    "combined log and as an nginx log in the capture's format, once as a HAR), through a one-object FIFO; peak memory "
-    "is the whole process's. HTTP logs (access, Squid, W3C) parse their lines on a second thread, a few blocks "
-    "ahead of the thread that maps them to requests in order; the CacheLab CSV is read on a second thread ahead of "
-    "replay.",
+    "parsing": "Read throughput of the trace readers: the file's size over the whole command's time less the replay "
+    "time its report records, for a 10 M-request trace in four encodings and for HTTP traffic (the 1 M-request "
+    "`gen http` trace written four times over as an NCSA combined log and as an nginx log in the capture's format, "
+    "once as a HAR), through a one-object FIFO, so replay is a small part of the whole; peak memory is the whole "
+    "process's. HTTP logs (access, Squid, W3C) parse their lines on a second thread, a few blocks ahead of the "
+    "thread that maps them to requests in order, and the CacheLab CSV is read on a second thread ahead of replay: "
+    "there reading and replay overlap, so the figure is what reading costs a whole run (start-up included), not a "
+    "parser's speed alone.",
     "sampling": "`cachelab sweep` of lru, sieve, s3fifo and arc at 8 sizes on the scarab trace (object mode), exact "
     "and spatially sampled: time, speed-up and the miss-ratio error against the exact sweep.",
     "calibration": "`cachelab calibrate --disk-backend file:DIR --repeat 5` (sizes 1 KiB–16 MiB) in a folder of the "
