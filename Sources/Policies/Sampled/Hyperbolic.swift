@@ -99,6 +99,9 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
 
   public func contains(_ key: UInt64) -> Bool { table.find(key) >= 0 }
 
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { table.prefetch(key, stage: stage) }
+
   public func checkInvariants() throws(InvariantViolation) {
     try checkOccupancy()
     try table.check()

@@ -48,5 +48,8 @@ public struct RandomTwo: EvictionPolicy, ~Copyable {
 
   public func contains(_ key: UInt64) -> Bool { sampled.contains(key) }
 
+  @inlinable
+  public func prefetch(_ key: UInt64, stage: Int) { sampled.prefetch(key, stage: stage) }
+
   public func checkInvariants() throws(InvariantViolation) { try sampled.checkInvariants() }
 }

@@ -109,6 +109,18 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     return -1
   }
 
+  /// Prefetch stage 1 (the bucket) or 2 (the chain's first node) of a lookup of `key`; other
+  /// stages do nothing. Changes nothing.
+  @inlinable @inline(__always)
+  func prefetch(_ key: UInt64, stage: Int) {
+    if stage == 1 {
+      cachelab_prefetch(heads + bucket(of: key))
+    } else if stage == 2 {
+      let slot = heads[bucket(of: key)] - 1
+      if slot >= 0 { nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(slot)) } }
+    }
+  }
+
   @inlinable
   subscript(slot: Int32) -> Node {
     get { nodes[Int(slot)] }
