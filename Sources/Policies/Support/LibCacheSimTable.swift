@@ -117,7 +117,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
       cachelab_prefetch(heads + bucket(of: key))
     } else if stage == 2 {
       let slot = heads[bucket(of: key)] - 1
-      if slot >= 0 { nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(slot)) } }
+      if slot >= 0 { prefetchNode(slot) }
     }
   }
 
@@ -185,7 +185,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
 
   /// libCacheSim's `hashtable_rand_obj`: draws buckets until one is not empty (halving the
   /// table at every empty draw after the 32nd), then one of its chain's objects. The table
-  /// must hold an object.
+  /// must hold an object. The one-draw reference ``randomSlots(_:_:)`` is tested against.
   @inlinable
   mutating func randomSlot(_ random: inout Lehmer64) -> Int32 {
     var position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
@@ -195,19 +195,32 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
       if emptyDraws > 32 { rehash(to: power - 1) }
       position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
     }
+    return chainObject(from: heads[position] - 1, value: random.next())
+  }
+
+  /// The object of the chain starting at `head` that a draw of `value` picks: the
+  /// (`value` mod chain length)th. O(chain length).
+  @inlinable @inline(__always)
+  func chainObject(from head: Int32, value: UInt64) -> Int32 {
     var length: UInt64 = 0
-    var slot = heads[position] - 1
+    var slot = head
     while slot >= 0 {
       length += 1
       slot = nodes[Int(slot)].next
     }
-    var index = random.next() % length
-    slot = heads[position] - 1
+    var index = value % length
+    slot = head
     while index > 0 {
       slot = nodes[Int(slot)].next
       index -= 1
     }
     return slot
+  }
+
+  /// Starts loading node `slot`; changes nothing.
+  @inlinable @inline(__always)
+  func prefetchNode(_ slot: Int32) {
+    nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(slot)) }
   }
 
   /// `count` successive ``randomSlot(_:)`` draws: the same objects in the same order, the
@@ -235,7 +248,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
         position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
       }
       let head = heads[position] - 1
-      nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(head)) }
+      prefetchNode(head)
       drawnSlots[draw] = head
       drawnValues[draw] = random.next()
     }
@@ -247,22 +260,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   /// ``randomSlot(_:)`` does after drawing the bucket.
   @inlinable
   func resolveDraws(_ draws: Range<Int>) {
-    for draw in draws {
-      let head = drawnSlots[draw]
-      var length: UInt64 = 0
-      var slot = head
-      while slot >= 0 {
-        length += 1
-        slot = nodes[Int(slot)].next
-      }
-      var index = drawnValues[draw] % length
-      slot = head
-      while index > 0 {
-        slot = nodes[Int(slot)].next
-        index -= 1
-      }
-      drawnSlots[draw] = slot
-    }
+    for draw in draws { drawnSlots[draw] = chainObject(from: drawnSlots[draw], value: drawnValues[draw]) }
   }
 
   /// Replaces the draw buffers by ones with room for `count` draws.
