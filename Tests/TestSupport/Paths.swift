@@ -24,16 +24,41 @@ public enum Paths {
   /// Whether the tests run under CI (`CI=true`), where missing shared data is a failure.
   public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
+  /// Whether tests that time real work against a model are left to a run of their own
+  /// (`CACHELAB_MEASURE_ALONE=1`: `Scripts/test.sh` runs the suite so, then those tests
+  /// alone), where the other suites' threads cannot preempt what they time.
+  public static let measurementsRunAlone = ProcessInfo.processInfo.environment["CACHELAB_MEASURE_ALONE"] == "1"
+
   /// Whether a shared trace exists; under CI always true so the test runs and fails
   /// loudly on a missing file instead of skipping.
   public static func sharedTraceAvailable(_ relative: String) -> Bool {
     isCI || FileManager.default.fileExists(atPath: sharedTrace(relative))
   }
 
-  /// A fresh, empty temporary directory.
+  /// The prefix of each test process's folder in the system's temporary directory.
+  static let processFolderPrefix = "cachelab-tests-"
+
+  /// This process's folder for temporaries: made on first use, removed when the process
+  /// exits; folders of earlier test processes that are gone (killed or crashed before their
+  /// exit handler ran) are removed then too.
+  static let processFolder: URL = {
+    let base = FileManager.default.temporaryDirectory
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+    where name.hasPrefix(processFolderPrefix) {
+      guard let pid = Int32(name.dropFirst(processFolderPrefix.count)), kill(pid, 0) != 0, errno == ESRCH else {
+        continue
+      }
+      try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+    }
+    let folder = base.appendingPathComponent("\(processFolderPrefix)\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: Paths.processFolder) }
+    return folder
+  }()
+
+  /// A fresh, empty temporary directory in this process's folder (removed at exit).
   public static func temporaryDirectory(_ name: String = "cachelab-test") -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "\(name)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+    let url = processFolder.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
