@@ -12,15 +12,18 @@ struct Calibrate: ParsableCommand {
     discussion: """
       Times the file backend's own operations in a folder calibrate/ under DIR (emptied \
       afterwards): an atomic write (temporary file, fsync, rename, folder fsync), a verified \
-      read of the file just written (warm) and, on Linux, again after posix_fadvise(DONTNEED) \
+      read of the file just written (warm), the same read straight after a small fsynced \
+      write (read-after-write) and, on Linux, again after posix_fadvise(DONTNEED) \
       dropped its pages (cold; the kernel's inode and directory caches stay), a header date \
       update, a delete, and the start-up scan of stores of 16, 64 and 256 objects. Each size \
       is measured --repeat times, sizes in a seeded shuffled order per round. Per operation it \
       fits fixed + bytes / bandwidth to each size's median (GSL weighted least squares, \
       weights 1 / median²) and prints the fixed part and the bandwidth with 95 % intervals \
       and R²; a bandwidth whose interval is not wholly positive is reported as none \
-      measurable (the size made no difference). --output writes the disk-read (warm), \
-      disk-write, disk-touch and disk-delete costs as a latency profile for \
+      measurable (the size made no difference). The spread is the p90 over the median of \
+      single operations' times, each over the median of its size's times taken alike. \
+      --output writes the disk-read (warm), disk-read-after-write and disk-write costs with \
+      their spread (~SPREAD), disk-touch and disk-delete as a latency profile for \
       --latency-profile, with every fit as notes; --chart draws every measured point and the \
       fitted lines on log-log axes. See docs/latency.md. Exit 0: measured; 1: the folder \
       cannot be used; 64: bad arguments.

@@ -11,7 +11,8 @@ struct LatencyOptions: ParsableArguments {
     help: ArgumentHelp(
       "Latency costs over the defaults and any --latency-profile: KEY=FIXED[+BANDWIDTH],... with keys "
         + LatencySpec.Key.allCases.map(\.rawValue).joined(separator: ", ")
-        + " (origin=trace|COST takes each record's latency as the round trip where it has one); e.g. "
+        + " (origin=trace|COST takes each record's latency as the round trip where it has one; disk costs may end "
+        + "in ~SPREAD, the p90 of single reads or writes over the line); e.g. "
         + "memory=20us,disk=80us+1.2GB/s,disk-write=150us+800MB/s,origin=trace|45ms+25Mbit/s. See docs/latency.md. "
         + "(default: \(LatencyModel()))",
       valueName: "spec"))

@@ -4,9 +4,9 @@ import Engine
 /// What `cachelab calibrate` shows and writes: the table, the profile file and the chart.
 extension LatencyCalibration {
   /// One aligned row per operation: points, fixed µs with its interval, bandwidth with its
-  /// interval, R², and any note.
+  /// interval, R², spread (p90 over median around the line), and any note.
   public func table() -> String {
-    var rows = [["operation", "points", "fixed µs [95 %]", "bandwidth [95 %]", "R²", "note"]]
+    var rows = [["operation", "points", "fixed µs [95 %]", "bandwidth [95 %]", "R²", "spread", "note"]]
     for fit in fits {
       let fixed =
         Decimal.fixed(fit.fixed, 1)
@@ -22,7 +22,7 @@ extension LatencyCalibration {
         } ?? "none measurable"
       rows.append([
         fit.operation.rawValue, String(fit.points), fixed, bandwidth, fit.rSquared.map { Decimal.fixed($0, 3) } ?? "",
-        fit.note ?? "",
+        fit.spread.map { Decimal.fixed($0, 2) } ?? "", fit.note ?? "",
       ])
     }
     return TableReport.align(rows)
@@ -50,6 +50,7 @@ extension LatencyCalibration {
           "per_second_ci95 = [\(Decimal.fixed(interval.lowerBound, 0)), \(Decimal.fixed(interval.upperBound, 0))]\n"
       }
       if let r = fit.rSquared { text += "r_squared = \(Decimal.fixed(r, 6))\n" }
+      if let spread = fit.spread { text += "spread_p90_over_median = \(Decimal.fixed(spread, 2))\n" }
       let medians = Self.medians(points.filter { $0.operation == fit.operation })
       text += "sizes = [\(medians.map { String($0.size) }.joined(separator: ", "))]\n"
       text += "median_us = [\(medians.map { Decimal.fixed($0.micros, 1) }.joined(separator: ", "))]\n"

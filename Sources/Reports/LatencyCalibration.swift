@@ -5,13 +5,15 @@ import Stats
 /// This machine's file-store costs: each operation of ``FileStoreProbe`` timed over object
 /// sizes and repeats, and a line `fixed + bytes / bandwidth` fitted per operation (GSL
 /// weighted least squares on each size's median, weights 1 / median², so small and large
-/// objects count alike), with R² and 95 % intervals. What `cachelab calibrate` prints,
+/// objects count alike), with R² and 95 % intervals, and the spread of single operations
+/// around their size's median (p90 over median). What `cachelab calibrate` prints,
 /// writes as a latency profile and draws.
 public struct LatencyCalibration: Sendable {
   /// An operation measured.
   public enum Operation: String, Sendable, CaseIterable {
     case write
     case read
+    case readAfterWrite = "read-after-write"
     case coldRead = "read-cold"
     case touch
     case delete
@@ -22,6 +24,7 @@ public struct LatencyCalibration: Sendable {
       switch self {
       case .write: return .diskWrite
       case .read: return .diskRead
+      case .readAfterWrite: return .diskReadAfterWrite
       case .touch: return .diskTouch
       case .delete: return .diskDelete
       case .coldRead, .scan: return nil
@@ -33,6 +36,7 @@ public struct LatencyCalibration: Sendable {
       switch self {
       case .write: return "atomic write: temporary file, fsync, rename, folder fsync"
       case .read: return "verified read, the file just written (in the page cache)"
+      case .readAfterWrite: return "the same read straight after a 4 KiB fsynced write (the processor idled meanwhile)"
       case .coldRead: return "verified read after posix_fadvise(DONTNEED) dropped the file's pages"
       case .touch: return "header date update in place"
       case .delete: return "unlink"
@@ -68,15 +72,24 @@ public struct LatencyCalibration: Sendable {
     public var rSquared: Double?
     /// Said where the fit needed help (a negative intercept clamped to 0).
     public var note: String?
+    /// How far single operations stray above their size's median, to two decimals: each
+    /// point's time over the median of its size's points, then the p90 of those ratios over
+    /// their median; ≥ 1, nil below ``minimumSpreadPoints`` points.
+    public var spread: Double?
 
     /// µs for an operation on `size` bytes.
     public func predict(_ size: Int64) -> Double { fixed + (perSecond.map { Double(size) / $0 * 1e6 } ?? 0) }
 
-    /// The fit as a latency cost.
+    /// The fit as a latency cost, with its spread where the operation's key takes one.
     public var cost: LatencyCost {
-      LatencyCost(fixed: Int64(fixed.rounded()), bytesPerSecond: perSecond.map { Bandwidth.rounded($0) } ?? .infinity)
+      LatencyCost(
+        fixed: Int64(fixed.rounded()), bytesPerSecond: perSecond.map { Bandwidth.rounded($0) } ?? .infinity,
+        spread: operation.key?.takesSpread == true ? spread ?? 1 : 1)
     }
   }
+
+  /// Points an operation needs before its spread is estimated (a p90 of fewer says little).
+  public static let minimumSpreadPoints = 20
 
   public var points: [Point]
   /// Whether cold reads were measured (Linux only).
@@ -96,7 +109,7 @@ public struct LatencyCalibration: Sendable {
   /// Times every operation on `probe`: per repeat, over the sizes in an order shuffled by
   /// `seed` (so drift of the machine spreads over all sizes), one operation at a time: write
   /// them all, read them (``readPasses`` passes, every other one after a 4 KiB fsynced write
-  /// per read), read them cold (where pages can be dropped), touch, delete; then scans of
+  /// per read: the read-after-write operation), read them cold (where pages can be dropped), touch, delete; then scans of
   /// stores of ``scanSizes`` 4 KiB objects. `progress` hears each step; `operations` limits
   /// what is timed (objects are written whenever anything is). Cost per repeat: Σ sizes
   /// written once and read ``readPasses`` + 1 times, plus `sizes.count` × ``readPasses`` / 2
@@ -128,17 +141,22 @@ public struct LatencyCalibration: Sendable {
       // Reads are cheap next to fsynced writes: several passes steady each size's median. A
       // replay meets reads both straight after other reads and straight after a miss's
       // fsynced write, which leaves the processor idle and the next read 50–80 % slower:
-      // every other pass writes a 4 KiB object before each read.
+      // every other pass writes a 4 KiB object before each read, and those reads are their
+      // own operation, charged by the model to a replay's first read after a write.
       var spares: [UInt64] = []
-      for pass in 0..<(operations.contains(.read) ? Self.readPasses : 0) {
+      let reads = !operations.isDisjoint(with: [.read, .readAfterWrite])
+      for pass in 0..<(reads ? Self.readPasses : 0) {
         for object in objects {
-          if pass % 2 == 1 {
+          let operation: Operation = pass % 2 == 1 ? .readAfterWrite : .read
+          if operation == .readAfterWrite {
             key += 1
             spares.append(key)
             _ = try probe.write(key, size: 4096)
           }
           let micros = try probe.read(object.key, size: object.size)
-          points.append(Point(operation: .read, size: object.size, micros: micros))
+          if operations.contains(operation) {
+            points.append(Point(operation: operation, size: object.size, micros: micros))
+          }
         }
       }
       for spare in spares { _ = try probe.delete(spare, size: 4096) }
@@ -197,8 +215,26 @@ public struct LatencyCalibration: Sendable {
     return spec
   }
 
-  /// The line through each size's median time.
+  /// The line through each size's median time, with the spread of single operations.
   static func fit(_ operation: Operation, _ points: [Point]) -> Fit? {
+    guard var result = line(operation, points) else { return nil }
+    let groups = Dictionary(grouping: points, by: \.size)
+    let ratios = groups.values.flatMap { group in
+      let median = SampleSummary(group.map { Double($0.micros) }).percentile(50)
+      return median > 0 ? group.map { Double($0.micros) / median } : []
+    }
+    if ratios.count >= minimumSpreadPoints {
+      let summary = SampleSummary(ratios)
+      let median = summary.percentile(50)
+      if median > 0 {
+        result.spread = min(max((summary.percentile(90) / median * 100).rounded() / 100, 1), LatencyCost.maximumSpread)
+      }
+    }
+    return result
+  }
+
+  /// The line through each size's median time.
+  static func line(_ operation: Operation, _ points: [Point]) -> Fit? {
     guard !points.isEmpty else { return nil }
     let medianPoints = medians(points)
     let sizes = medianPoints.map(\.size)

@@ -129,6 +129,7 @@ import Testing
     #expect(outcome.stdout.contains("7 sizes (1KiB..64KiB) × 3 repeats"))
     let text = try String(contentsOfFile: profile, encoding: .utf8)
     #expect(text.contains("disk-read = \"") && text.contains("disk-write = \"") && text.contains("[calibration.read]"))
+    #expect(text.contains("spread_p90_over_median = ") && outcome.stdout.contains("spread"), "each fit's spread")
     let svg = try String(contentsOfFile: chart, encoding: .utf8)
     #expect(svg.contains("<circle") && svg.contains("stroke-dasharray"))
     #expect(FileStoreContents(directory: folder.path + "/store/calibrate").objects == 0, "the folder is emptied")

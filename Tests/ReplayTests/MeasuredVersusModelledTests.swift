@@ -11,8 +11,15 @@ import Traces
 /// The simulated engine, given the read cost `cachelab calibrate` measures on this machine,
 /// predicts what the real file store measures on the same trace: the p50 and p90 of disk hits
 /// agree within 25 % for three presets. Not timed: both figures come from this process, one
-/// measured, one modelled from measurements taken around it.
-@Suite(.serialized) struct MeasuredVersusModelledTests {
+/// measured, one modelled from measurements taken around it. The p90 holds on a loaded
+/// machine because the model draws each read around its line by the spread calibrate
+/// measured under the same load, and charges a read straight after a write what such reads
+/// cost in calibration; prints the median ratios it reached. `Scripts/test.sh` runs it alone
+/// after the other suites, whose threads would preempt what it times.
+@Suite(
+  .serialized,
+  .disabled(if: Paths.measurementsRunAlone, "runs alone after the suite (Scripts/test.sh)"))
+struct MeasuredVersusModelledTests {
   static let presets = ["sdwebimage", "nuke", "zzdiskcache"]
   static let tolerance = 0.25
   /// Calibration and replay again while the median disagrees, up to this many times: a burst
@@ -52,7 +59,9 @@ import Traces
   /// Reads timed at `sizes` on a fresh store in `folder`.
   static func calibrateReads(_ folder: String, seed: UInt64) throws -> [LatencyCalibration.Point] {
     let probe = try FileStoreProbe(directory: folder)
-    return try LatencyCalibration.measure(probe, sizes: sizes, repeats: 2, seed: seed, operations: [.read]).points
+    return try LatencyCalibration.measure(
+      probe, sizes: sizes, repeats: 2, seed: seed, operations: [.read, .readAfterWrite]
+    ).points
   }
 
   /// One attempt: calibrate, replay every preset on the file store, calibrate again; the
@@ -64,9 +73,10 @@ import Traces
       measured.append(try diskHitPercentiles(preset, .file(directory: "\(folder)/\(preset)-\(index)"), LatencyModel()))
     }
     points += try calibrateReads("\(folder)/calibration-\(index)-after", seed: UInt64(index) + 100)
-    let fit = try #require(LatencyCalibration(points: points, measuredCold: false).fits.first { $0.operation == .read })
+    let fits = LatencyCalibration(points: points, measuredCold: false).fits
     var model = LatencyModel()
-    model.diskRead = fit.cost
+    model.diskRead = try #require(fits.first { $0.operation == .read }).cost
+    model.diskReadAfterWrite = try #require(fits.first { $0.operation == .readAfterWrite }).cost
     return try zip(presets, measured).map { preset, measured in
       Comparison(preset: preset, measured: measured, modelled: try diskHitPercentiles(preset, .simulated, model))
     }
@@ -85,6 +95,8 @@ import Traces
       }
       if medians.joined().allSatisfy({ abs($0 - 1) <= Self.tolerance }) { break }
     }
+    let figures = zip(Self.presets, medians).map { "\($0) \($1.map { Decimal.fixed($0, 2) }.joined(separator: "/"))" }
+    print("MeasuredVersusModelled: \(runs.count) attempts; p50/p90 median ratios " + figures.joined(separator: ", "))
     for (preset, ratios) in zip(Self.presets, medians) {
       let detail = runs.map { $0.first { $0.preset == preset }!.description }.joined(separator: "; ")
       #expect(abs(ratios[0] - 1) <= Self.tolerance, "\(preset) p50 modelled/measured \(ratios[0]): \(detail)")

@@ -8,6 +8,9 @@ public struct LatencyModel: Sendable, Equatable, CustomStringConvertible {
   public var memory = LatencyCost(fixed: 20)
   /// Reading an object from the disk tier (a disk hit).
   public var diskRead = LatencyCost(fixed: 100, bytesPerSecond: 500e6)
+  /// Reading an object when the disk's last operation was a write, whose fsync left the
+  /// processor idle (nil: `diskRead`).
+  public var diskReadAfterWrite: LatencyCost?
   /// Writing an object to the disk tier (off the request's path).
   public var diskWrite = LatencyCost(fixed: 100, bytesPerSecond: 500e6)
   /// Deleting an object's file (off the request's path).
@@ -40,12 +43,14 @@ public struct LatencyModel: Sendable, Equatable, CustomStringConvertible {
       .joined(separator: ",")
   }
 
-  /// The value of `key` as it would be written; nil for `disk`, which only abbreviates.
+  /// The value of `key` as it would be written; nil for `disk`, which only abbreviates, and
+  /// for an unset `disk-read-after-write`.
   func setting(_ key: LatencySpec.Key) -> String? {
     switch key {
     case .memory: return memory.description
     case .disk: return nil
     case .diskRead: return diskRead.description
+    case .diskReadAfterWrite: return diskReadAfterWrite?.description
     case .diskWrite: return diskWrite.description
     case .diskDelete: return diskDelete.description
     case .diskTouch: return diskTouch.description

@@ -10,6 +10,7 @@ public struct LatencySpec: Sendable, Equatable {
     case memory
     case disk
     case diskRead = "disk-read"
+    case diskReadAfterWrite = "disk-read-after-write"
     case diskWrite = "disk-write"
     case diskDelete = "disk-delete"
     case diskTouch = "disk-touch"
@@ -23,6 +24,9 @@ public struct LatencySpec: Sendable, Equatable {
       case .memory: return "a memory hit"
       case .disk: return "disk-read and disk-write together"
       case .diskRead: return "a disk hit's read"
+      case .diskReadAfterWrite:
+        return "a disk hit's read when the disk's last operation was a write (its fsync left the processor idle); "
+          + "unset: disk-read"
       case .diskWrite: return "writing an object to disk (not on the request's path)"
       case .diskDelete: return "deleting an object's file (not on the request's path)"
       case .diskTouch: return "rewriting an object's access date on disk (not on the request's path)"
@@ -33,6 +37,9 @@ public struct LatencySpec: Sendable, Equatable {
       case .headers: return "bytes of response headers"
       }
     }
+
+    /// Whether the key's cost may carry a `~SPREAD`: the disk costs a simulated disk charges.
+    public var takesSpread: Bool { [.disk, .diskRead, .diskReadAfterWrite, .diskWrite].contains(self) }
 
     /// The key named `name`, or an error naming the keys (with a did-you-mean).
     public init(name: String) throws(ConfigurationError) {
@@ -82,8 +89,14 @@ public struct LatencySpec: Sendable, Equatable {
     guard !settings.contains(where: { $0.key == key }) else {
       throw ConfigurationError(.invalidValue, "latency key '\(key.rawValue)' is given twice")
     }
-    do {
-      settings.append((key, try Self.setting(key, text.filter { $0 != " " })))
+    do throws(ConfigurationError) {
+      let setting = try Self.setting(key, text.filter { $0 != " " })
+      guard key.takesSpread || Self.spread(setting) == 1 else {
+        throw ConfigurationError(
+          .invalidValue,
+          "'\(text)' has a ~SPREAD, which only the disk keys (disk, disk-read, disk-read-after-write, disk-write) take")
+      }
+      settings.append((key, setting))
     } catch {
       throw ConfigurationError(error.code, "\(key.rawValue): \(error.message)")
     }
@@ -108,6 +121,15 @@ public struct LatencySpec: Sendable, Equatable {
     }
   }
 
+  /// The spread of a parsed cost, 1 for none.
+  private static func spread(_ setting: Setting) -> Double {
+    switch setting {
+    case .cost(let cost): return cost.spread
+    case .origin(let cost, _): return cost?.spread ?? 1
+    case .originRoundTrip, .bytes: return 1
+    }
+  }
+
   /// `model` with these settings over it (`disk` first, so a specific disk key wins).
   public func applied(to model: LatencyModel) -> LatencyModel {
     var model = model
@@ -117,6 +139,7 @@ public struct LatencySpec: Sendable, Equatable {
       case (.memory, .cost(let cost)): model.memory = cost
       case (.disk, .cost(let cost)): (model.diskRead, model.diskWrite) = (cost, cost)
       case (.diskRead, .cost(let cost)): model.diskRead = cost
+      case (.diskReadAfterWrite, .cost(let cost)): model.diskReadAfterWrite = cost
       case (.diskWrite, .cost(let cost)): model.diskWrite = cost
       case (.diskDelete, .cost(let cost)): model.diskDelete = cost
       case (.diskTouch, .cost(let cost)): model.diskTouch = cost

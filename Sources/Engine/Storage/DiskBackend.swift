@@ -33,10 +33,16 @@ protocol DiskBackend: AnyObject {
 }
 
 /// Bookkeeping-only disk: counts I/O as the file store does (its header with every read and
-/// write, two fsyncs per write) and charges the latency model's disk read or write cost.
+/// write, two fsyncs per write) and charges the latency model's disk read or write cost (the
+/// read-after-write cost for the first read after a write), each drawn around its line by
+/// the cost's spread from a generator seeded alike for every run.
 final class SimulatedDisk: DiskBackend {
   @exclusivity(unchecked) private(set) var counters = DiskCounters()
   private let latency: LatencyModel
+  /// Draws the spread factors; a fixed seed, so a replay charges the same times every run.
+  @exclusivity(unchecked) private var random = SplitMix64(seed: 0x5eed_d15c)
+  /// Whether the last operation charged was a write.
+  @exclusivity(unchecked) private var wrote = false
 
   init(latency: LatencyModel) {
     self.latency = latency
@@ -48,13 +54,16 @@ final class SimulatedDisk: DiskBackend {
     counters.filesCreated += 1
     // The file store's file and its folder.
     counters.fsyncs += 2
-    return latency.diskWrite.cost(metadata.size)
+    wrote = true
+    return latency.diskWrite.cost(metadata.size, random: &random)
   }
 
   func read(_ key: UInt64, size: Int64, contentClass: ContentClass) -> Int64? {
     counters.reads += 1
     counters.bytesRead += Int64(FileStore.headerLength) + size
-    return latency.diskRead.cost(size)
+    let cost = wrote ? latency.diskReadAfterWrite ?? latency.diskRead : latency.diskRead
+    wrote = false
+    return cost.cost(size, random: &random)
   }
 
   func updateDates(_ key: UInt64, _ metadata: EntryMetadata) {}
