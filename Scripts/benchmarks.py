@@ -701,8 +701,8 @@ NOTES = {
     "and spatially sampled: time, speed-up and the miss-ratio error against the exact sweep.",
     "calibration": "`cachelab calibrate --disk-backend file:DIR --repeat 5` (sizes 1 KiB–16 MiB) in a folder of the "
     "system's temporary directory, release build: each operation's fitted `fixed + bytes / bandwidth` with 95 % "
-    "intervals and its spread (the p90 over the median of each timed operation's time divided by the line's), from "
-    "the profile it writes; the chart of every timed point is "
+    "intervals and its spread (each timed operation's time over its size's median, then the p90 of those ratios "
+    "over their median), from the profile it writes; the chart of every timed point is "
     "[latency-calibration.svg](latency-calibration.svg). What each operation times: [latency.md](latency.md).",
     "latency-model": "On `Traces/http-demo.cachelab.csv`, each preset replayed alone with `--disk-backend file:DIR "
     "--fresh` (disk hits timed on real files), then simulated with `--latency-profile` of a `cachelab calibrate "
