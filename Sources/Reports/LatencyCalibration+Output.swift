@@ -4,7 +4,7 @@ import Engine
 /// What `cachelab calibrate` shows and writes: the table, the profile file and the chart.
 extension LatencyCalibration {
   /// One aligned row per operation: points, fixed µs with its interval, bandwidth with its
-  /// interval, R², spread (p90 over median around the line), and any note.
+  /// interval, R², spread (p90 over median of times over their size's median), and any note.
   public func table() -> String {
     var rows = [["operation", "points", "fixed µs [95 %]", "bandwidth [95 %]", "R²", "spread", "note"]]
     for fit in fits {
