@@ -217,11 +217,12 @@ public struct LatencyCalibration: Sendable {
 
   /// The line through each size's median time, with the spread of single operations.
   static func fit(_ operation: Operation, _ points: [Point]) -> Fit? {
-    guard var result = line(operation, points) else { return nil }
-    let groups = Dictionary(grouping: points, by: \.size)
-    let ratios = groups.values.flatMap { group in
-      let median = SampleSummary(group.map { Double($0.micros) }).percentile(50)
-      return median > 0 ? group.map { Double($0.micros) / median } : []
+    guard !points.isEmpty else { return nil }
+    let sizeMedians = medians(points)
+    var result = line(operation, points: points.count, sizeMedians)
+    let median = Dictionary(uniqueKeysWithValues: sizeMedians.map { ($0.size, $0.micros) })
+    let ratios = points.compactMap { point in
+      median[point.size].flatMap { $0 > 0 ? Double(point.micros) / $0 : nil }
     }
     if ratios.count >= minimumSpreadPoints {
       let summary = SampleSummary(ratios)
@@ -233,14 +234,12 @@ public struct LatencyCalibration: Sendable {
     return result
   }
 
-  /// The line through each size's median time.
-  static func line(_ operation: Operation, _ points: [Point]) -> Fit? {
-    guard !points.isEmpty else { return nil }
-    let medianPoints = medians(points)
+  /// The line through `medianPoints`, each size's median time, of `points` timed.
+  static func line(_ operation: Operation, points: Int, _ medianPoints: [(size: Int64, micros: Double)]) -> Fit {
     let sizes = medianPoints.map(\.size)
     let medians = medianPoints.map(\.micros)
     let overall = SampleSummary(medians).percentile(50)
-    var result = Fit(operation: operation, points: points.count, fixed: max(overall, 0))
+    var result = Fit(operation: operation, points: points, fixed: max(overall, 0))
     guard sizes.count >= 3,
       let line = LinearFit(
         x: sizes.map(Double.init), y: medians, weights: medians.map { 1 / max($0 * $0, 1) }),
