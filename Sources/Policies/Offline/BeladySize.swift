@@ -19,7 +19,7 @@ import CacheCore
 /// package. Needs next-access times, like `belady`. Origin: Berger et al., "Practical Bounds on
 /// Optimal Caching with Variable Object Sizes", SIGMETRICS 2018 (the size-aware offline
 /// question); libCacheSim `BeladySize.c`.
-/// Memory: a 32-byte node (key, size, chain link, next access) + 4–8 B of buckets per object,
+/// Memory: 28 B per object (key, chain link, size, next access) + 4–8 B of buckets,
 /// and the initial table's pages as its buckets are touched (up to 2^hashpower × 4 B).
 public struct BeladySize: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
@@ -34,7 +34,8 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
         "hashpower", default: "24", .integer(4...26),
         help: "libCacheSim's hash power: the table starts at 2^hashpower buckets (the package's default 24)"),
     ],
-    memoryPerObject: "36–40 B (32 B node + 4–8 B buckets), plus the initial table's touched pages",
+    memoryPerObject:
+      "32–36 B (28 B key, link, size, next access + 4–8 B buckets), plus the initial table's touched pages",
     isRandomized: true, needsNextAccess: true,
     // Sampled through CacheLab's port of libCacheSim's hash table, whose size follows the hash power:
     // hashpower=20 is Scripts/peer_diff.py's default --hashpower.
@@ -104,22 +105,52 @@ public struct BeladySize: EvictionPolicy, ~Copyable {
   @inlinable
   public mutating func evict<Sink: VictimSink>(collecting victims: inout Sink) {
     guard table.count > 0 else { return }
-    var best = -1.0
     var chosen: Int32 = -1
     var sampled: Int32 = -1
+    var best = Candidate(size: 0, distance: 0)
     for slot in table.randomSlots(samples, &random) {
       sampled = slot
       let next = table[sampled].payload
-      let distance = next < 0 || Self.isNeverAgain(next) ? Double(Int64.max) : Double(next - now)
-      let score = log(Double(table[sampled].size)) + log(distance)
-      if best < score {
-        best = score
+      let candidate = Candidate(
+        size: Double(table[sampled].size),
+        distance: next < 0 || Self.isNeverAgain(next) ? Double(Int64.max) : Double(next - now))
+      if candidate.isScored, chosen < 0 || best.scoresBelow(candidate) {
+        best = candidate
         chosen = sampled
       }
     }
     // No score above −1 (empty objects, next accesses not after now): the last sample goes,
     // where libCacheSim would sample again forever.
     victims.record(table.take(chosen >= 0 ? chosen : sampled))
+  }
+
+  /// A sample's size and distance to its next request, scored as libcachesim does,
+  /// log(size) + log(distance), without a logarithm unless two products nearly tie.
+  @usableFromInline
+  struct Candidate {
+    @usableFromInline let size: Double
+    @usableFromInline let distance: Double
+
+    @inlinable init(size: Double, distance: Double) {
+      self.size = size
+      self.distance = distance
+    }
+
+    /// Whether the score exceeds the −1 an eviction starts from: both factors at least 1
+    /// (whole numbers), else the score is −∞ or not a number.
+    @inlinable var isScored: Bool { size >= 1 && distance >= 1 }
+
+    /// Whether `other` scores strictly higher. Products 10⁻¹⁰ apart (relatively) order the
+    /// scores as they order themselves: a rounded product and a sum of two logarithms err by
+    /// far less. Closer ones compare the logarithms themselves. Both must be scored.
+    @inlinable
+    func scoresBelow(_ other: Candidate) -> Bool {
+      let mine = size * distance
+      let theirs = other.size * other.distance
+      if theirs > mine * (1 + 1e-10) { return true }
+      if theirs < mine * (1 - 1e-10) { return false }
+      return log(size) + log(distance) < log(other.size) + log(other.distance)
+    }
   }
 
   public mutating func remove(_ key: UInt64) -> Victim? { table.take(key: key) }

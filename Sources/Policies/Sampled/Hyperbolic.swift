@@ -11,8 +11,7 @@ import CacheCore
 /// drawing from lehmer64 (0xdeadbeef + `--seed`), so seed 0 and the package's `hashpower`
 /// reproduce the libcachesim package. Origin: Blankstein, Sen & Freedman, "Hyperbolic Caching:
 /// Flexible Caching for Web Applications", USENIX ATC 2017; libCacheSim `Hyperbolic.c`.
-/// Memory: a 40-byte node (key, size, chain link, count, insertion) + 4–8 B of buckets per
-/// object.
+/// Memory: 36 B per object (key, chain link, size, count, insertion) + 4–8 B of buckets.
 public struct Hyperbolic: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "hyperbolic",
@@ -23,7 +22,7 @@ public struct Hyperbolic: EvictionPolicy, ~Copyable {
         "samples", default: "64", .integer(1...4096), help: "objects sampled per eviction", aliases: ["n-sample"]),
       RandomLRU.hashpowerParameter,
     ],
-    memoryPerObject: "44–48 B (40 B node + 4–8 B buckets)",
+    memoryPerObject: "40–44 B (36 B key, link, size, count, insertion + 4–8 B buckets)",
     isRandomized: true,
     // Sampled through CacheLab's port of libCacheSim's hash table, whose size follows the hash power:
     // hashpower=20 is Scripts/peer_diff.py's default --hashpower.

@@ -10,7 +10,7 @@ import CacheCore
 /// the request's number. Seed 0 and the package's `hashpower` reproduce the package exactly.
 /// Origin: sampled eviction as in Redis' approximated LRU (Psounis & Prabhakar, INFOCOM 2001);
 /// libCacheSim `RandomLRU.c`.
-/// Memory: a 32-byte node (key, size, chain link, last access) + 4–8 B of buckets per object.
+/// Memory: 28 B per object (key, chain link, size, last access) + 4–8 B of buckets.
 public struct RandomLRU: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "random-lru",
@@ -22,7 +22,7 @@ public struct RandomLRU: EvictionPolicy, ~Copyable {
         "n-samples", default: "16", .integer(1...4096), help: "objects drawn per eviction", aliases: ["n-sample"]),
       hashpowerParameter,
     ],
-    memoryPerObject: "36–40 B (32 B node + 4–8 B buckets)", isRandomized: true,
+    memoryPerObject: "32–36 B (28 B key, link, size, last access + 4–8 B buckets)", isRandomized: true,
     // Sampled through CacheLab's port of libCacheSim's hash table, whose size follows the hash power:
     // hashpower=20 is Scripts/peer_diff.py's default --hashpower.
     libCacheSim: .counterparts([

@@ -8,7 +8,7 @@ import CacheCore
 /// lehmer64, so seed 0 and the package's `hashpower` reproduce the libcachesim package.
 /// Origin: Mitzenmacher, "The Power of Two Choices in Randomized Load Balancing", 2001;
 /// libCacheSim `RandomTwo.c`.
-/// Memory: a 32-byte node + 4–8 B of buckets per object.
+/// Memory: 28 B per object (key, chain link, size, last access) + 4–8 B of buckets.
 public struct RandomTwo: EvictionPolicy, ~Copyable {
   public static let descriptor = PolicyDescriptor(
     name: "random-two",
@@ -16,7 +16,7 @@ public struct RandomTwo: EvictionPolicy, ~Copyable {
     summary: "evicts the less recently used of two objects drawn at random (seeded)",
     origin: "Mitzenmacher 2001 (two choices); libCacheSim RandomTwo.c",
     parameters: [RandomLRU.hashpowerParameter],
-    memoryPerObject: "36–40 B (32 B node + 4–8 B buckets)", isRandomized: true,
+    memoryPerObject: "32–36 B (28 B key, link, size, last access + 4–8 B buckets)", isRandomized: true,
     // Sampled through CacheLab's port of libCacheSim's hash table, whose size follows the hash power:
     // hashpower=20 is Scripts/peer_diff.py's default --hashpower.
     libCacheSim: .counterparts([

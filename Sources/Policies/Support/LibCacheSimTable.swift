@@ -15,28 +15,32 @@ import CacheCore
 /// order, moving each chain's objects head first to the head of their new chain.
 ///
 /// O(1) expected per lookup, insertion and removal (a chain walk); allocation-free once the
-/// node store and the largest bucket table have been reached. Bucket tables are zero-filled
+/// object store and the largest bucket table have been reached. The store keeps keys, chain
+/// links and the rest of each object in three arrays, so that a chain walk loads 12 bytes per
+/// object instead of a whole record: chains average 1–2 objects, and their links stay in a
+/// core's private cache at a million objects where whole records would not. Bucket tables are zero-filled
 /// on demand (`calloc`), so a large initial table costs only the pages its buckets touch, as
 /// the library's does.
 public struct LibCacheSimTable<Payload>: ~Copyable {
-  /// An object: its key, size (-1 once freed), the next object of its chain (-1: last; in the
-  /// free list, the next free node) and the policy's data.
+  /// An object's size (-1 once freed) and the policy's data.
   @usableFromInline
-  struct Node {
-    @usableFromInline var key: UInt64
+  struct Entry {
     @usableFromInline var size: Int64
-    @usableFromInline var next: Int32
     @usableFromInline var payload: Payload
 
-    @inlinable init(key: UInt64, size: Int64, next: Int32, payload: Payload) {
-      self.key = key
+    @inlinable init(size: Int64, payload: Payload) {
       self.size = size
-      self.next = next
       self.payload = payload
     }
   }
 
-  @usableFromInline var nodes: [Node] = []
+  /// Each slot's key, the next slot of its chain (-1: last; in the free list, the next free
+  /// slot) and its entry; `slotCount` slots used, room for `slotCapacity`.
+  @usableFromInline var keys: UnsafeMutablePointer<UInt64>
+  @usableFromInline var links: UnsafeMutablePointer<Int32>
+  @usableFromInline var entries: UnsafeMutablePointer<Entry>
+  @usableFromInline var slotCount = 0
+  @usableFromInline var slotCapacity: Int
   @usableFromInline var freeHead: Int32 = -1
   /// Chain heads of the current table as node + 1 (0: empty), its first `1 << power` entries
   /// in use, and the rehash target; each with its capacity in entries.
@@ -60,13 +64,20 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     self.power = power
     heads = Self.zeroed(1 << power)
     headsCapacity = 1 << power
-    nodes.reserveCapacity(capacity)
+    slotCapacity = max(capacity, 16)
+    keys = .allocate(capacity: slotCapacity)
+    links = .allocate(capacity: slotCapacity)
+    entries = .allocate(capacity: slotCapacity)
     drawCapacity = max(samples, 1)
     drawnSlots = .allocate(capacity: drawCapacity)
     drawnValues = .allocate(capacity: drawCapacity)
   }
 
   deinit {
+    keys.deallocate()
+    links.deallocate()
+    entries.deinitialize(count: slotCount)
+    entries.deallocate()
     free(heads)
     free(spare)
     drawnSlots.deallocate()
@@ -103,29 +114,47 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   func find(_ key: UInt64) -> Int32 {
     var slot = heads[bucket(of: key)] - 1
     while slot >= 0 {
-      if nodes[Int(slot)].key == key { return slot }
-      slot = nodes[Int(slot)].next
+      if keys[Int(slot)] == key { return slot }
+      slot = links[Int(slot)]
     }
     return -1
   }
 
-  /// Prefetch stage 1 (the bucket) or 2 (the chain's first node) of a lookup of `key`; other
-  /// stages do nothing. Changes nothing.
+  /// Prefetch stage 1 (the bucket), 2 (the chain's first key and link) or 3 (the entry a hit
+  /// on the first object will update, else the chain's second key) of a lookup of `key`;
+  /// other stages do nothing. Changes nothing.
   @inlinable @inline(__always)
   func prefetch(_ key: UInt64, stage: Int) {
     if stage == 1 {
       cachelab_prefetch(heads + bucket(of: key))
     } else if stage == 2 {
       let slot = heads[bucket(of: key)] - 1
-      if slot >= 0 { prefetchNode(slot) }
+      if slot >= 0 {
+        cachelab_prefetch(keys + Int(slot))
+        cachelab_prefetch(links + Int(slot))
+      }
+    } else if stage == 3 {
+      let slot = heads[bucket(of: key)] - 1
+      guard slot >= 0 else { return }
+      if keys[Int(slot)] == key {
+        cachelab_prefetch(entries + Int(slot))
+      } else {
+        let next = links[Int(slot)]
+        if next >= 0 { cachelab_prefetch(keys + Int(next)) }
+      }
     }
   }
 
+  /// The entry (size and policy data) of the object at `slot`.
   @inlinable
-  subscript(slot: Int32) -> Node {
-    get { nodes[Int(slot)] }
-    set { nodes[Int(slot)] = newValue }
+  subscript(slot: Int32) -> Entry {
+    unsafeAddress { UnsafePointer(entries + Int(slot)) }
+    unsafeMutableAddress { entries + Int(slot) }
   }
+
+  /// The key of the object at `slot`.
+  @inlinable
+  func key(at slot: Int32) -> UInt64 { keys[Int(slot)] }
 
   /// Adds `key` (absent) at the head of its chain, doubling the table first when it holds more
   /// than two objects per bucket; returns its node.
@@ -133,37 +162,59 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   mutating func insert(key: UInt64, size: Int64, payload: Payload) -> Int32 {
     if count > (1 << power) * 2 { rehash(to: power + 1) }
     let b = bucket(of: key)
-    let node = Node(key: key, size: size, next: heads[b] - 1, payload: payload)
     let slot: Int32
     if freeHead >= 0 {
       slot = freeHead
-      freeHead = nodes[Int(slot)].next
-      nodes[Int(slot)] = node
+      freeHead = links[Int(slot)]
+      entries[Int(slot)] = Entry(size: size, payload: payload)
     } else {
-      slot = Int32(nodes.count)
-      nodes.append(node)
+      if slotCount == slotCapacity { growSlots() }
+      slot = Int32(slotCount)
+      (entries + slotCount).initialize(to: Entry(size: size, payload: payload))
+      slotCount += 1
     }
+    keys[Int(slot)] = key
+    links[Int(slot)] = heads[b] - 1
     heads[b] = slot + 1
     count += 1
     bytes += size
     return slot
   }
 
-  /// Takes the object at `slot` out of its chain and frees the node.
+  /// Doubles the slot store, moving every slot.
+  @usableFromInline
+  mutating func growSlots() {
+    let capacity = slotCapacity * 2
+    let newKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    newKeys.update(from: keys, count: slotCount)
+    keys.deallocate()
+    keys = newKeys
+    let newLinks = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    newLinks.update(from: links, count: slotCount)
+    links.deallocate()
+    links = newLinks
+    let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+    newEntries.moveInitialize(from: entries, count: slotCount)
+    entries.deallocate()
+    entries = newEntries
+    slotCapacity = capacity
+  }
+
+  /// Takes the object at `slot` out of its chain and frees the slot.
   @inlinable
   mutating func remove(_ slot: Int32) {
-    let b = bucket(of: nodes[Int(slot)].key)
-    let next = nodes[Int(slot)].next
+    let b = bucket(of: keys[Int(slot)])
+    let next = links[Int(slot)]
     if heads[b] == slot + 1 {
       heads[b] = next + 1
     } else {
       var previous = heads[b] - 1
-      while nodes[Int(previous)].next != slot { previous = nodes[Int(previous)].next }
-      nodes[Int(previous)].next = next
+      while links[Int(previous)] != slot { previous = links[Int(previous)] }
+      links[Int(previous)] = next
     }
-    bytes -= nodes[Int(slot)].size
-    nodes[Int(slot)].next = freeHead
-    nodes[Int(slot)].size = -1
+    bytes -= entries[Int(slot)].size
+    links[Int(slot)] = freeHead
+    entries[Int(slot)].size = -1
     freeHead = slot
     count -= 1
   }
@@ -171,9 +222,9 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   /// Removes the object at `slot` and returns it as a victim.
   @inlinable
   mutating func take(_ slot: Int32) -> Victim {
-    let node = nodes[Int(slot)]
+    let victim = Victim(key: keys[Int(slot)], size: entries[Int(slot)].size)
     remove(slot)
-    return Victim(key: node.key, size: node.size)
+    return victim
   }
 
   /// Removes `key` if stored.
@@ -206,27 +257,22 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     var slot = head
     while slot >= 0 {
       length += 1
-      slot = nodes[Int(slot)].next
+      slot = links[Int(slot)]
     }
     var index = value % length
     slot = head
     while index > 0 {
-      slot = nodes[Int(slot)].next
+      slot = links[Int(slot)]
       index -= 1
     }
     return slot
   }
 
-  /// Starts loading node `slot`; changes nothing.
-  @inlinable @inline(__always)
-  func prefetchNode(_ slot: Int32) {
-    nodes.withUnsafeBufferPointer { cachelab_prefetch($0.baseAddress! + Int(slot)) }
-  }
-
   /// `count` successive ``randomSlot(_:)`` draws: the same objects in the same order, the
   /// generator left where those draws leave it. Every bucket is drawn before any chain is
-  /// walked, and each chain's first node is prefetched as its bucket is drawn, so the draws'
-  /// memory misses overlap instead of following one another. The buffer stays valid until
+  /// walked, and each chain's first link is prefetched as its bucket is drawn, then each drawn
+  /// object's key and entry, so the draws' memory misses overlap instead of following one
+  /// another. The buffer stays valid until
   /// the next call or change of the table. O(count) expected; allocates only when `count`
   /// exceeds every earlier count and the `samples` given at creation.
   @inlinable
@@ -248,7 +294,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
         position = Int(truncatingIfNeeded: random.next() & UInt64((1 << power) - 1))
       }
       let head = heads[position] - 1
-      prefetchNode(head)
+      cachelab_prefetch(links + Int(head))
       drawnSlots[draw] = head
       drawnValues[draw] = random.next()
     }
@@ -257,10 +303,18 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   }
 
   /// Replaces each draw's chain head by the chain's object its value picks, as
-  /// ``randomSlot(_:)`` does after drawing the bucket.
+  /// ``randomSlot(_:)`` does after drawing the bucket, and starts loading that object's entry
+  /// (what the policy compares) and, for a few draws, its key (what evicting it reads; for
+  /// many, one victim's key is not worth a load per draw).
   @inlinable
   func resolveDraws(_ draws: Range<Int>) {
-    for draw in draws { drawnSlots[draw] = chainObject(from: drawnSlots[draw], value: drawnValues[draw]) }
+    let loadsKeys = draws.count <= 4
+    for draw in draws {
+      let slot = chainObject(from: drawnSlots[draw], value: drawnValues[draw])
+      drawnSlots[draw] = slot
+      cachelab_prefetch(entries + Int(slot))
+      if loadsKeys { cachelab_prefetch(keys + Int(slot)) }
+    }
   }
 
   /// Replaces the draw buffers by ones with room for `count` draws.
@@ -290,9 +344,9 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     for index in 0..<oldSize {
       var slot = heads[index] - 1
       while slot >= 0 {
-        let next = nodes[Int(slot)].next
-        let b = Int(truncatingIfNeeded: Self.hash(nodes[Int(slot)].key) & mask)
-        nodes[Int(slot)].next = target[b] - 1
+        let next = links[Int(slot)]
+        let b = Int(truncatingIfNeeded: Self.hash(keys[Int(slot)]) & mask)
+        links[Int(slot)] = target[b] - 1
         target[b] = slot + 1
         slot = next
       }
@@ -303,23 +357,23 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     power = newPower
   }
 
-  /// Bytes of memory the node store, bucket tables and draw buffers hold.
+  /// Bytes of memory the object store, bucket tables and draw buffers hold.
   var memoryFootprint: Int {
-    nodes.capacity * MemoryLayout<Node>.stride + (headsCapacity + spareCapacity) * 4 + drawCapacity * 12
+    slotCapacity * (12 + MemoryLayout<Entry>.stride) + (headsCapacity + spareCapacity) * 4 + drawCapacity * 12
   }
 
   /// Checks that every stored object is found through its key's chain and that the store
   /// holds exactly `count` objects. O(objects × chain length); for tests.
   func check() throws(InvariantViolation) {
     var live = 0
-    for slot in nodes.indices where nodes[slot].size >= 0 {
+    for slot in 0..<slotCount where entries[slot].size >= 0 {
       live += 1
       var walked = 0
-      var cursor = heads[bucket(of: nodes[slot].key)] - 1
+      var cursor = heads[bucket(of: keys[slot])] - 1
       while cursor >= 0, cursor != Int32(slot) {
         walked += 1
         guard walked <= count else { throw InvariantViolation("a chain cycles") }
-        cursor = nodes[Int(cursor)].next
+        cursor = links[Int(cursor)]
       }
       guard cursor == Int32(slot) else { throw InvariantViolation("node \(slot) is not in its key's chain") }
     }
