@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -724,22 +725,71 @@ def render_section(section: str, rows: list[dict], heading: str = "##") -> str:
     text = f"\n{heading} {TITLES[section]}\n\n"
     if not section_rows:
         return text + f"Not measured yet: `bash Scripts/benchmarks.sh --sections {section}`.\n"
-    first = section_rows[0]
     text += NOTES[section] + "\n\n"
-    text += (f"Measured {first['date']} at commit `{first['commit']}` on {first['machine']}; "
-             f"{first['tools']}.\n\n")
     items, metrics = [], []
     for row in section_rows:
         if row["item"] not in items:
             items.append(row["item"])
         if row["metric"] not in metrics:
             metrics.append(row["metric"])
+    # Items measured again alone (`--policies`) carry their own stamp: the page gives the one
+    # most items share, and each other item's in a last column.
+    stamps = {r["item"]: stamp_of(r) for r in section_rows}
+    main = Counter(stamps.values()).most_common(1)[0][0]
+    text += f"Measured {main[0]} at commit `{main[1]}` on {main[2]}; {main[3]}.\n\n"
+    others = {item: stamp for item, stamp in stamps.items() if stamp != main}
+    if others:
+        text += ("Rows with an entry under \"measured again\" were measured alone later (`--policies`), "
+                 "as it says; every other row as above.\n\n")
     values = {(r["item"], r["metric"]): r["value"] for r in section_rows}
-    text += "| | " + " | ".join(metrics) + " |\n"
-    text += "|---|" + "---|" * len(metrics) + "\n"
+    text += "| | " + " | ".join(metrics) + (" | measured again |" if others else " |") + "\n"
+    text += "|---|" + "---|" * (len(metrics) + (1 if others else 0)) + "\n"
     for item in items:
-        text += f"| {item} | " + " | ".join(values.get((item, m), "") for m in metrics) + " |\n"
+        text += f"| {item} | " + " | ".join(values.get((item, m), "") for m in metrics)
+        if others:
+            text += " | " + (describe_stamp(others[item], main) if item in others else "")
+        text += " |\n"
     return text
+
+
+def stamp_of(row: dict) -> tuple:
+    """The date, commit, machine and tools a row was measured with."""
+    return (row["date"], row["commit"], row["machine"], row["tools"])
+
+
+def describe_stamp(stamp: tuple, main: tuple) -> str:
+    """`stamp` in words, naming its machine and tools only where they differ from `main`'s."""
+    text = f"{stamp[0]} at `{stamp[1]}`"
+    if stamp[2] != main[2]:
+        text += f" on {stamp[2]}"
+    if stamp[3] != main[3]:
+        text += f"; {stamp[3]}"
+    return text
+
+
+def merged(previous: list[dict], rows: list[dict], section: str, items: set[str] | None) -> list[dict]:
+    """`previous` with `section`'s rows replaced by `rows`: all of them, or only `items`' rows
+    (where each stood; new items after the section's others)."""
+    if items is None:
+        kept = [r for r in previous if r["section"] != section] + rows
+        kept.sort(key=lambda r: SECTIONS.index(r["section"]))
+        return kept
+    result, placed = [], set()
+    for row in previous:
+        if row["section"] == section and row["item"] in items:
+            if row["item"] not in placed:
+                result += [r for r in rows if r["item"] == row["item"]]
+                placed.add(row["item"])
+            continue
+        result.append(row)
+    rest = [r for r in rows if r["item"] not in placed]
+    last = max((i for i, r in enumerate(result) if r["section"] == section), default=None)
+    if last is None:
+        result += rest
+        result.sort(key=lambda r: SECTIONS.index(r["section"]))
+    else:
+        result[last + 1:last + 1] = rest
+    return result
 
 
 def render(rows: list[dict]) -> str:
@@ -849,7 +899,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="runs per measurement; the best is kept (default 3)")
     parser.add_argument("--requests", type=int, default=10_000_000,
                         help="requests in the policies' Zipf trace (default 10 M; generated once into Traces/local)")
-    parser.add_argument("--policies", help="only these policies in the policies section (comma-separated)")
+    parser.add_argument("--policies", help="only these policies in the policies section (comma-separated); their "
+                        "rows replace their old ones, the others stay, and the page stamps them apart (give the "
+                        "section's --requests)")
     parser.add_argument("--peer-cachesim", help="libCacheSim's cachesim binary: the policies, engine and sweep sections run it "
                         "beside CacheLab "
                         "(CACHESIM_BUILD names its build in the stamp, e.g. \"libCacheSim aa0fc40, CMake Release\")")
@@ -900,8 +952,10 @@ def main() -> int:
                 bench.rows = []
                 getattr(bench, section.replace("-", "_"))(Stamp(tools))
                 # Each finished section is kept at once: a later failure loses only its own.
-                previous = [r for r in previous if r["section"] != section] + bench.rows
-                previous.sort(key=lambda r: SECTIONS.index(r["section"]))
+                # A `--policies` run replaces only those policies' rows.
+                items = ({f"`{n}`" for n in args.policies.split(",") if n}
+                         if section == "policies" and args.policies else None)
+                previous = merged(previous, bench.rows, section, items)
                 save(previous)
         finally:
             shutil.rmtree(bench.scratch, ignore_errors=True)
