@@ -18,9 +18,9 @@ import CacheCore
 /// object store and the largest bucket table have been reached. The store keeps keys, chain
 /// links and the rest of each object in three arrays, so that a chain walk loads 12 bytes per
 /// object instead of a whole record: chains average 1–2 objects, and their links stay in a
-/// core's private cache at a million objects where whole records would not. Bucket tables are zero-filled
-/// on demand (`calloc`), so a large initial table costs only the pages its buckets touch, as
-/// the library's does.
+/// core's private cache at a million objects where whole records would not. Bucket tables
+/// are zero-filled on demand (`calloc`), so a large initial table costs only the pages its
+/// buckets touch, as the library's does.
 public struct LibCacheSimTable<Payload>: ~Copyable {
   /// An object's size (-1 once freed) and the policy's data.
   @usableFromInline
@@ -42,7 +42,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   @usableFromInline var slotCount = 0
   @usableFromInline var slotCapacity: Int
   @usableFromInline var freeHead: Int32 = -1
-  /// Chain heads of the current table as node + 1 (0: empty), its first `1 << power` entries
+  /// Chain heads of the current table as slot + 1 (0: empty), its first `1 << power` entries
   /// in use, and the rehash target; each with its capacity in entries.
   @usableFromInline var heads: UnsafeMutablePointer<Int32>
   @usableFromInline var headsCapacity: Int
@@ -109,7 +109,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   @inlinable @inline(__always)
   func bucket(of key: UInt64) -> Int { Int(truncatingIfNeeded: Self.hash(key) & UInt64((1 << power) - 1)) }
 
-  /// The node holding `key`, or -1.
+  /// The slot holding `key`, or -1.
   @inlinable
   func find(_ key: UInt64) -> Int32 {
     var slot = heads[bucket(of: key)] - 1
@@ -152,12 +152,8 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
     unsafeMutableAddress { entries + Int(slot) }
   }
 
-  /// The key of the object at `slot`.
-  @inlinable
-  func key(at slot: Int32) -> UInt64 { keys[Int(slot)] }
-
   /// Adds `key` (absent) at the head of its chain, doubling the table first when it holds more
-  /// than two objects per bucket; returns its node.
+  /// than two objects per bucket; returns its slot.
   @inlinable
   mutating func insert(key: UInt64, size: Int64, payload: Payload) -> Int32 {
     if count > (1 << power) * 2 { rehash(to: power + 1) }
@@ -184,20 +180,19 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
   /// Doubles the slot store, moving every slot.
   @usableFromInline
   mutating func growSlots() {
-    let capacity = slotCapacity * 2
-    let newKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    newKeys.update(from: keys, count: slotCount)
-    keys.deallocate()
-    keys = newKeys
-    let newLinks = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-    newLinks.update(from: links, count: slotCount)
-    links.deallocate()
-    links = newLinks
-    let newEntries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
-    newEntries.moveInitialize(from: entries, count: slotCount)
-    entries.deallocate()
-    entries = newEntries
-    slotCapacity = capacity
+    slotCapacity *= 2
+    Self.move(&keys, count: slotCount, capacity: slotCapacity)
+    Self.move(&links, count: slotCount, capacity: slotCapacity)
+    Self.move(&entries, count: slotCount, capacity: slotCapacity)
+  }
+
+  /// Moves `count` elements from `buffer` into a new buffer of `capacity`, freeing the old one.
+  @usableFromInline
+  static func move<Element>(_ buffer: inout UnsafeMutablePointer<Element>, count: Int, capacity: Int) {
+    let moved = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    moved.moveInitialize(from: buffer, count: count)
+    buffer.deallocate()
+    buffer = moved
   }
 
   /// Takes the object at `slot` out of its chain and frees the slot.
@@ -375,7 +370,7 @@ public struct LibCacheSimTable<Payload>: ~Copyable {
         guard walked <= count else { throw InvariantViolation("a chain cycles") }
         cursor = links[Int(cursor)]
       }
-      guard cursor == Int32(slot) else { throw InvariantViolation("node \(slot) is not in its key's chain") }
+      guard cursor == Int32(slot) else { throw InvariantViolation("slot \(slot) is not in its key's chain") }
     }
     guard live == count else { throw InvariantViolation("\(live) stored objects, \(count) counted") }
   }
